@@ -1,0 +1,1 @@
+//! Evaluation: tunable weights (`Params`), `evaluate`, and `trace` for the tuner.

@@ -1,0 +1,1 @@
+//! Attacks (magic bitboards), legal move generation, captures-only generation, perft.

@@ -1,0 +1,1 @@
+//! Search: iterative deepening, PVS alpha-beta, quiescence, SEE, ordering, TT, time management.

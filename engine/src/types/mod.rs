@@ -1,0 +1,1 @@
+//! Small typed values: Square, Color, Piece, Bitboard, Move, CastlingRights.

@@ -1,0 +1,1 @@
+//! UCI protocol loop.

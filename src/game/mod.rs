@@ -1,0 +1,1 @@
+//! One game: referee (shakmaty rules), clocks, adjudication, PGN record.

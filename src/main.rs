@@ -1,0 +1,71 @@
+//! `harness`: perft suites, tactical EPD suites, SPRT matches and Texel tuning for chess engines.
+
+mod cmd;
+mod game;
+mod report;
+mod stats;
+mod suites;
+mod tournament;
+mod tune;
+mod uci;
+
+use clap::{Parser, Subcommand};
+
+/// Test harness for chess engines: move generation, tactics, matches and SPRT, tuning.
+#[derive(Parser, Debug)]
+#[command(name = "harness", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run a perft suite (EPD with ;D1 ;D2 ... counts) against the engine's move generator.
+    Perft(cmd::perft::Args),
+    /// Run tactical EPD suites (bm, am, dm, c0) against any UCI engine.
+    Epd(cmd::epd::Args),
+    /// Make an EPD test suite from a PGN of games with a reference engine.
+    SuiteGen(cmd::suite_gen::Args),
+    /// Play a match between UCI engines.
+    Match(cmd::match_cmd::Args),
+    /// Play an SPRT between two engines (or two revisions of sable).
+    Sprt(cmd::sprt::Args),
+    /// Elo, normalized Elo, LOS and LLR from game or game-pair counts.
+    Stats(cmd::stats::Args),
+    /// Generate an opening book of balanced random openings.
+    Book(cmd::book::Args),
+    /// Texel-tune the evaluation weights on labelled positions.
+    Tune(cmd::tune::Args),
+    /// Generate labelled positions by self-play.
+    Datagen(cmd::datagen::Args),
+    /// Extract labelled positions from a PGN file.
+    Extract(cmd::extract::Args),
+    /// The regression gate: perft, bench signature, tactical baselines, sanity match.
+    Check(cmd::check::Args),
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(a) => cmd::perft::run(a),
+        Command::Epd(a) => cmd::epd::run(a),
+        Command::SuiteGen(a) => cmd::suite_gen::run(a),
+        Command::Match(a) => cmd::match_cmd::run(a),
+        Command::Sprt(a) => cmd::sprt::run(a),
+        Command::Stats(a) => cmd::stats::run(a),
+        Command::Book(a) => cmd::book::run(a),
+        Command::Tune(a) => cmd::tune::run(a),
+        Command::Datagen(a) => cmd::datagen::run(a),
+        Command::Extract(a) => cmd::extract::run(a),
+        Command::Check(a) => cmd::check::run(a),
+    };
+    let code = match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            2
+        }
+    };
+    std::process::exit(code);
+}

@@ -1,0 +1,1 @@
+//! Progress bars, tables, CSV/JSON output and plots.

@@ -1,0 +1,1 @@
+//! Elo, error bars, LOS, trinomial and pentanomial GSPRT.

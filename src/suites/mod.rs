@@ -1,0 +1,1 @@
+//! Suite formats: EPD test suites (bm, am, id, dm, c0, c9) and perft suites; scoring.

@@ -1,0 +1,1 @@
+//! Match scheduling: openings, game pairs with colours swapped, concurrency, resume file.

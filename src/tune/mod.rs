@@ -1,0 +1,1 @@
+//! Texel tuning: datasets, coefficient extraction, K fitting, optimiser, weight output.
