@@ -16,6 +16,21 @@ pub enum Model {
     Logistic,
 }
 
+impl std::str::FromStr for Model {
+    type Err = String;
+
+    /// Parses `normalized` or `logistic` (any case).
+    fn from_str(s: &str) -> Result<Model, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "normalized" => Ok(Model::Normalized),
+            "logistic" => Ok(Model::Logistic),
+            _ => Err(format!(
+                "unknown SPRT model '{s}' (expected normalized or logistic)"
+            )),
+        }
+    }
+}
+
 impl fmt::Display for Model {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -125,6 +140,10 @@ pub struct Sprt {
     pub elo1: f64,
     /// Scale of `elo0` and `elo1`.
     pub model: Model,
+    /// False positive rate.
+    pub alpha: f64,
+    /// False negative rate.
+    pub beta: f64,
     /// Stopping bounds derived from alpha and beta.
     pub bounds: Bounds,
 }
@@ -145,6 +164,8 @@ impl Sprt {
             elo0,
             elo1,
             model,
+            alpha,
+            beta,
             bounds: Bounds::new(alpha, beta)?,
         })
     }
@@ -307,6 +328,12 @@ mod tests {
         assert!(Bounds::new(0.6, 0.5).is_err());
         assert!(Sprt::new(5.0, 0.0, 0.05, 0.05, Model::Normalized).is_err());
         assert!(Sprt::new(0.0, f64::NAN, 0.05, 0.05, Model::Normalized).is_err());
+        assert_eq!("Logistic".parse::<Model>(), Ok(Model::Logistic));
+        assert_eq!(
+            Model::Normalized.to_string().parse::<Model>(),
+            Ok(Model::Normalized)
+        );
+        assert!("bayes".parse::<Model>().is_err());
     }
 
     #[test]
