@@ -412,4 +412,45 @@ mod tests {
         // All losses: strongly for H0.
         assert!(llr_logistic(&Pentanomial([5550, 0, 0, 0, 0]), 0.0, 5.0) < -10.0);
     }
+
+    #[test]
+    fn llr_is_finite_and_rises_with_a_won_pair_on_random_counts() {
+        let mut state: u64 = 2024;
+        let mut next = |max: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) % max
+        };
+        for _ in 0..300 {
+            let scale = [5, 100, 10_000][next(3) as usize];
+            let c = Pentanomial(std::array::from_fn(|_| next(scale)));
+            let mut won = c;
+            won.0[4] += 1;
+            for (e0, e1) in [(0.0, 5.0), (-1.75, 0.25), (0.0, 2.0)] {
+                for (f, name) in [
+                    (
+                        llr_normalized::<Pentanomial> as fn(&Pentanomial, f64, f64) -> f64,
+                        "norm",
+                    ),
+                    (llr_logistic::<Pentanomial>, "logistic"),
+                ] {
+                    let (a, b) = (f(&c, e0, e1), f(&won, e0, e1));
+                    assert!(a.is_finite() && b.is_finite(), "{name} {c:?}");
+                    assert!(b > a, "{name} {c:?} [{e0}, {e1}]: {a} -> {b}");
+                }
+            }
+            let t = Trinomial::new(next(scale), next(scale), next(scale));
+            let mut lost = t;
+            lost.losses += 1;
+            assert!(
+                llr_normalized(&lost, 0.0, 5.0) < llr_normalized(&t, 0.0, 5.0),
+                "{t:?}"
+            );
+            assert!(
+                llr_logistic(&lost, 0.0, 5.0) < llr_logistic(&t, 0.0, 5.0),
+                "{t:?}"
+            );
+        }
+    }
 }
