@@ -8,7 +8,6 @@ mod alphabeta;
 pub mod history;
 pub mod limits;
 pub mod movepick;
-mod placeholder;
 mod qsearch;
 pub mod score;
 pub mod see;
@@ -19,9 +18,9 @@ pub use limits::Limits;
 pub use score::Score;
 
 use crate::board::Board;
+use crate::eval::Params;
 use crate::types::Move;
 use history::{History, Killers};
-pub use placeholder::Params;
 use score::MAX_PLY;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -214,7 +213,7 @@ impl Searcher {
     }
 
     fn static_eval(&self, board: &Board) -> i32 {
-        placeholder::evaluate(board, &self.params)
+        crate::eval::evaluate(board, &self.params)
     }
 
     /// The quiescence-search principal variation from `board` (the tuner resolves quiet leaves

@@ -236,13 +236,15 @@ impl Uci {
                     std::thread::sleep(Duration::from_millis(1));
                 }
             }
+            // Marked done before printing, so a `go` sent right after `bestmove` is accepted
+            // (it joins this thread, which only has the print left).
+            done.store(true, Ordering::SeqCst);
             if result.best_move.is_null() {
                 info_string("no legal move in this position");
                 say("bestmove 0000");
             } else {
                 say(&format!("bestmove {}", result.best_move));
             }
-            done.store(true, Ordering::SeqCst);
         }));
     }
 

@@ -78,10 +78,10 @@ impl Options {
                 let path = need()?.trim();
                 if path.is_empty() || path == "<empty>" {
                     self.eval_file.clear();
-                    searcher.set_params(crate::search::Params::default());
+                    searcher.set_params(crate::eval::Params::default());
                     return Ok(());
                 }
-                let params = crate::search::Params::load(Path::new(path)).map_err(|e| {
+                let params = crate::eval::Params::load(Path::new(path)).map_err(|e| {
                     format!("EvalFile '{path}' not loaded ({e}); keeping the current weights")
                 })?;
                 searcher.set_params(params);
