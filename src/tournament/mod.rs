@@ -6,8 +6,10 @@
 
 pub mod book;
 pub mod config;
+pub mod engine_args;
 pub mod report;
 pub mod resume;
+pub mod revision;
 mod runner;
 pub mod schedule;
 
