@@ -33,7 +33,7 @@ pub fn parse_bench_line(message: &str) -> Option<u64> {
             }
             line[6..].trim().replace([',', '_'], "").parse().ok()
         })
-        .last()
+        .next_back()
 }
 
 /// The signature to check against: a `Bench:` line from the newest commit touching `engine/`
