@@ -1,1 +1,15 @@
 //! Suite formats: EPD test suites (bm, am, id, dm, c0, c9) and perft suites; scoring.
+
+#[allow(dead_code)] // Until the `harness epd` runner uses every item.
+pub mod epd;
+
+/// The shared reference data (`../shared/data` beside the checkout, as in CI, or `/work/shared/data`).
+#[cfg(test)]
+pub(crate) fn shared_data() -> std::path::PathBuf {
+    let beside = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
+    if beside.is_dir() {
+        beside
+    } else {
+        std::path::PathBuf::from("/work/shared/data")
+    }
+}
