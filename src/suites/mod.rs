@@ -2,6 +2,8 @@
 
 #[allow(dead_code)] // Until the `harness epd` runner uses every item.
 pub mod epd;
+#[allow(dead_code)]
+pub mod epd_score;
 
 /// The shared reference data (`../shared/data` beside the checkout, as in CI, or `/work/shared/data`).
 #[cfg(test)]
