@@ -216,7 +216,10 @@ mod tests {
             RULE.to_string(),
         ];
         assert_eq!(lines, expected);
-        assert!(llr > 1.0 && llr < 2.94, "a strong lead, not yet enough pairs: {llr}");
+        assert!(
+            llr > 1.0 && llr < 2.94,
+            "a strong lead, not yet enough pairs: {llr}"
+        );
     }
 
     #[test]

@@ -4,24 +4,7 @@
 use shakmaty::Move;
 
 use super::epd::EpdPosition;
-
-/// An engine's score from the side to move's point of view, as UCI reports it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EngineScore {
-    /// Centipawns.
-    Cp(i32),
-    /// Mate in this many moves (negative: the side to move is mated).
-    Mate(i32),
-}
-
-impl std::fmt::Display for EngineScore {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            EngineScore::Cp(cp) => write!(f, "cp {cp}"),
-            EngineScore::Mate(n) => write!(f, "mate {n}"),
-        }
-    }
-}
+pub use crate::uci::Score as EngineScore;
 
 /// One `info ... pv` line, reduced to what scoring needs.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,8 +1,8 @@
 //! Suite formats: EPD test suites (bm, am, id, dm, c0, c9) and perft suites; scoring.
 
-#[allow(dead_code)] // Until the `harness epd` runner uses every item.
 pub mod epd;
-#[allow(dead_code)]
+pub mod epd_report;
+pub mod epd_run;
 pub mod epd_score;
 
 /// The shared reference data (`../shared/data` beside the checkout, as in CI, or `/work/shared/data`).
