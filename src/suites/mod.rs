@@ -1,6 +1,8 @@
 //! Suite formats: EPD test suites (bm, am, id, dm, c0, c9) and perft suites; scoring.
 
 pub mod epd;
+pub mod epd_gen;
+pub mod epd_mate;
 pub mod epd_report;
 pub mod epd_run;
 pub mod epd_score;
