@@ -5,7 +5,8 @@ use std::path::PathBuf;
 
 use crate::cmd::epd::engine_spec;
 use crate::suites::epd_gen::{
-    analyse_all, collect_positions, epd_line, keep, verify_mate, CollectOptions, Selection,
+    analyse_all, collect_positions, epd_line, keep, random_playout_positions, verify_mate,
+    CollectOptions, Selection,
 };
 use crate::suites::epd_run::Limit;
 
@@ -13,8 +14,18 @@ use crate::suites::epd_run::Limit;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// PGN file of games (for example the output of `harness match`).
-    #[arg(long)]
-    pub pgn: PathBuf,
+    #[arg(long, required_unless_present = "random_playouts")]
+    pub pgn: Option<PathBuf>,
+    /// Instead of a PGN, take positions from this many random playouts (seeded by --seed);
+    /// useful with --mates-only.
+    #[arg(long, conflicts_with_all = ["pgn", "player"])]
+    pub random_playouts: Option<usize>,
+    /// Seed of the random playouts.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Longest random playout, in plies.
+    #[arg(long, default_value_t = 120)]
+    pub playout_plies: usize,
     /// The reference engine ("stockfish", or a program with arguments); it runs with MultiPV 2.
     #[arg(long)]
     pub oracle: String,
@@ -77,12 +88,14 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         skip_plies: args.skip_plies,
         player: args.player.clone(),
     };
-    let candidates = collect_positions(&args.pgn, &collect)?;
-    eprintln!(
-        "{} distinct positions from {}",
-        candidates.len(),
-        args.pgn.display()
-    );
+    let candidates = match (&args.pgn, args.random_playouts) {
+        (Some(pgn), _) => collect_positions(pgn, &collect)?,
+        (None, Some(n)) => {
+            random_playout_positions(n, args.playout_plies, args.skip_plies, args.seed)
+        }
+        (None, None) => anyhow::bail!("give --pgn FILE or --random-playouts N"),
+    };
+    eprintln!("{} distinct candidate positions", candidates.len());
     let bar = indicatif::ProgressBar::new(candidates.len() as u64);
     let analyses = analyse_all(&candidates, &oracle, limit, args.concurrency, &|| {
         bar.inc(1)

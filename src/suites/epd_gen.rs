@@ -179,6 +179,52 @@ impl Visitor for Collector {
     }
 }
 
+/// Positions from `games` random playouts of up to `max_plies` plies from the start position
+/// (uniformly random legal moves from a seeded generator, so a run is reproducible); positions
+/// before ply `skip_plies` are left out. Random games blunder into mates, which makes them a good
+/// source of mate candidates.
+pub fn random_playout_positions(
+    games: usize,
+    max_plies: usize,
+    skip_plies: usize,
+    seed: u64,
+) -> Vec<Candidate> {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move || {
+        // xorshift64*: small and deterministic; quality is ample for picking moves.
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    };
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for game in 1..=games {
+        let mut pos = Chess::default();
+        let mut last = None;
+        for ply in 0..max_plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || pos.is_insufficient_material() {
+                break;
+            }
+            if ply >= skip_plies {
+                let key = Epd::from_position(&pos, EnPassantMode::Legal).to_string();
+                if seen.insert(key) {
+                    out.push(Candidate {
+                        position: pos.clone(),
+                        last_move: last,
+                        origin: format!("playout {game} ply {ply}"),
+                    });
+                }
+            }
+            let m = moves[(next() % moves.len() as u64) as usize];
+            pos.play_unchecked(m);
+            last = Some(m);
+        }
+    }
+    out
+}
+
 /// The oracle's view of a position: its two best lines.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Analysis {

@@ -212,3 +212,20 @@ fn epd_output_parses_back_with_bm_and_dm() {
     };
     assert!(epd_line(&c, &cp, "t.1", None).contains(" ce 250; acd 7;"));
 }
+
+#[test]
+fn random_playouts_are_reproducible_and_distinct() {
+    let a = random_playout_positions(3, 40, 10, 7);
+    let b = random_playout_positions(3, 40, 10, 7);
+    let key = |c: &Candidate| Epd::from_position(&c.position, EnPassantMode::Legal).to_string();
+    assert_eq!(
+        a.iter().map(key).collect::<Vec<_>>(),
+        b.iter().map(key).collect::<Vec<_>>()
+    );
+    assert!(a.len() > 60 && a.len() <= 90, "{}", a.len());
+    let distinct: HashSet<String> = a.iter().map(key).collect();
+    assert_eq!(distinct.len(), a.len());
+    assert!(a[0].origin == "playout 1 ply 10" && a[0].last_move.is_some());
+    let c = random_playout_positions(3, 40, 10, 8);
+    assert_ne!(key(&a[5]), key(&c[5]), "another seed, other games");
+}
