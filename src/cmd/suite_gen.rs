@@ -62,6 +62,9 @@ pub struct Args {
     /// engine's name to test it on its own games. Default: both sides.
     #[arg(long)]
     pub player: Option<String>,
+    /// With --mates-only: keep at most this many mates of each length. Default: no limit.
+    #[arg(long, requires = "mates_only")]
+    pub max_per_mate: Option<usize>,
     /// Stop after this many selected positions. Default: no limit.
     #[arg(long)]
     pub max_positions: Option<usize>,
@@ -112,6 +115,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", args.out.display()))?,
     );
     let (mut written, mut failed, mut unverified) = (0, 0, 0);
+    let mut per_mate = std::collections::HashMap::<u32, usize>::new();
     for (c, a) in candidates.iter().zip(&analyses) {
         let Some(a) = a else {
             failed += 1;
@@ -131,6 +135,13 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         } else {
             None
         };
+        if let Some(n) = verified {
+            let count = per_mate.entry(n).or_default();
+            if args.max_per_mate.is_some_and(|max| *count >= max) {
+                continue;
+            }
+            *count += 1;
+        }
         written += 1;
         let id = format!("{}.{written}", args.id_prefix);
         writeln!(out, "{}", epd_line(c, a, &id, verified))?;

@@ -108,8 +108,8 @@ impl Tally {
         self.max_points += u64::from(r.max_points.unwrap_or(0));
     }
 
-    fn line(&self, name: &str) -> String {
-        let mut s = format!("{name:<28} {:>5} / {:<5}", self.solved, self.total);
+    fn line(&self, name: &str, width: usize) -> String {
+        let mut s = format!("{name:<width$} {:>5} / {:<5}", self.solved, self.total);
         let pct = 100.0 * self.solved as f64 / self.total.max(1) as f64;
         let _ = write!(s, " {pct:5.1}%");
         if self.max_points > 0 {
@@ -133,17 +133,19 @@ pub fn summary(report: &EpdReport) -> String {
         }
         trouble += usize::from(r.status != Status::Ok);
     }
+    let names = suites.keys().chain(themes.keys());
+    let width = names.map(|n| n.len() + 2).max().unwrap_or(0).max(20);
     let mut out = format!("Engine {} at {}\n", report.engine, report.limit);
     for (name, t) in &suites {
-        let _ = writeln!(out, "{}", t.line(name));
+        let _ = writeln!(out, "{}", t.line(name, width));
     }
     if !themes.is_empty() {
         let _ = writeln!(out, "STS themes:");
         for (name, t) in &themes {
-            let _ = writeln!(out, "  {}", t.line(name));
+            let _ = writeln!(out, "  {}", t.line(name, width - 2));
         }
     }
-    let _ = writeln!(out, "{}", total.line("Total"));
+    let _ = writeln!(out, "{}", total.line("Total", width));
     if trouble > 0 {
         let _ = writeln!(
             out,
