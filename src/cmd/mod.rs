@@ -1,13 +1,13 @@
 //! One module per subcommand: its clap arguments and its entry point.
 
-pub mod perft;
+pub mod book;
+pub mod check;
+pub mod datagen;
 pub mod epd;
-pub mod suite_gen;
+pub mod extract;
 pub mod match_cmd;
+pub mod perft;
 pub mod sprt;
 pub mod stats;
-pub mod book;
+pub mod suite_gen;
 pub mod tune;
-pub mod datagen;
-pub mod extract;
-pub mod check;
