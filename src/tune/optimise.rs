@@ -139,7 +139,8 @@ pub fn run(
         state.history.push(stat);
         state.weights.copy_from_slice(&w[..n]);
         if let Some(path) = &cfg.checkpoint {
-            if state.epoch % cfg.checkpoint_every.max(1) == 0 || state.epoch == cfg.epochs {
+            if state.epoch.is_multiple_of(cfg.checkpoint_every.max(1)) || state.epoch == cfg.epochs
+            {
                 state.save(path)?;
             }
         }
