@@ -6,6 +6,9 @@
 pub mod adam;
 pub mod dataset;
 pub mod kfit;
+pub mod labels;
 pub mod model;
 pub mod optimise;
+pub mod pgn;
+pub mod rng;
 pub mod store;
