@@ -1,1 +1,11 @@
-//! Attacks (magic bitboards), legal move generation, captures-only generation, perft.
+//! Attacks (magic bitboards), legal move generation (all moves, or captures and promotions
+//! only), move validation for moves from tables, and perft.
+
+pub mod attacks;
+mod generate;
+mod magics;
+mod perft;
+mod validate;
+
+pub use magics::init;
+pub use perft::{divide, perft};

@@ -1,0 +1,294 @@
+//! FEN in and out, with a typed error for every way a FEN can be wrong.
+
+use super::Board;
+use crate::movegen::attacks;
+use crate::types::{Bitboard, CastlingRights, Color, Piece, PieceType, Square};
+use std::fmt;
+
+/// Why a FEN was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FenError {
+    /// Not 4 to 6 space-separated fields.
+    FieldCount(usize),
+    /// The board field does not have 8 ranks separated by '/'.
+    RankCount(usize),
+    /// A character in the board field that is neither a piece letter nor a digit 1-8.
+    BadPiece {
+        /// The offending character.
+        ch: char,
+        /// Rank number 1..8 where it occurs.
+        rank: u8,
+    },
+    /// A rank that does not describe exactly 8 squares.
+    RankLength {
+        /// Rank number 1..8.
+        rank: u8,
+        /// How many squares it describes.
+        squares: usize,
+    },
+    /// The side-to-move field is not "w" or "b".
+    BadSideToMove(String),
+    /// The castling field is not "-" or a subset of "KQkq".
+    BadCastling(String),
+    /// A castling right whose king or rook is not on its home square.
+    CastlingWithoutPieces(char),
+    /// The en passant field is not "-" or a square on the right rank.
+    BadEnPassant(String),
+    /// An en passant square with no pawn that could just have made a double step.
+    EnPassantWithoutPawn(Square),
+    /// A side without exactly one king.
+    KingCount {
+        /// The side.
+        color: Color,
+        /// How many kings it has.
+        count: u32,
+    },
+    /// A pawn on the first or last rank.
+    PawnOnBackRank(Square),
+    /// The side that just moved is in check (its king could be captured).
+    OpponentInCheck,
+    /// The side to move is checked by more than two pieces, which no legal move can cause.
+    TooManyCheckers(u32),
+    /// The halfmove clock is not a non-negative number.
+    BadHalfmoveClock(String),
+    /// The fullmove number is not a non-negative number.
+    BadFullmoveNumber(String),
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenError::FieldCount(n) => write!(
+                f,
+                "expected 4 to 6 fields (board, side, castling, en passant, halfmove, fullmove), found {n}"
+            ),
+            FenError::RankCount(n) => {
+                write!(f, "the board field must have 8 ranks separated by '/', found {n}")
+            }
+            FenError::BadPiece { ch, rank } => {
+                write!(f, "'{ch}' on rank {rank} is not a piece letter (PNBRQKpnbrqk) or digit 1-8")
+            }
+            FenError::RankLength { rank, squares } => {
+                write!(f, "rank {rank} describes {squares} squares instead of 8")
+            }
+            FenError::BadSideToMove(s) => write!(f, "side to move must be 'w' or 'b', found '{s}'"),
+            FenError::BadCastling(s) => {
+                write!(f, "castling field must be '-' or a subset of 'KQkq', found '{s}'")
+            }
+            FenError::CastlingWithoutPieces(c) => write!(
+                f,
+                "castling right '{c}' needs the king and rook on their starting squares"
+            ),
+            FenError::BadEnPassant(s) => write!(
+                f,
+                "en passant field must be '-' or a square on rank 6 (White to move) or 3 (Black to move), found '{s}'"
+            ),
+            FenError::EnPassantWithoutPawn(sq) => write!(
+                f,
+                "en passant square {sq} has no pawn in front of it that could have just moved two squares"
+            ),
+            FenError::KingCount { color, count } => {
+                write!(f, "{color} must have exactly one king, found {count}")
+            }
+            FenError::PawnOnBackRank(sq) => {
+                write!(f, "pawn on {sq}: pawns cannot stand on the first or last rank")
+            }
+            FenError::OpponentInCheck => {
+                write!(f, "the side not to move is in check (its king could be captured)")
+            }
+            FenError::TooManyCheckers(n) => {
+                write!(f, "the side to move is checked by {n} pieces; at most 2 is possible")
+            }
+            FenError::BadHalfmoveClock(s) => {
+                write!(f, "halfmove clock must be a non-negative number, found '{s}'")
+            }
+            FenError::BadFullmoveNumber(s) => {
+                write!(f, "fullmove number must be a non-negative number, found '{s}'")
+            }
+        }
+    }
+}
+
+impl std::error::Error for FenError {}
+
+impl Board {
+    /// Parses a FEN. The two counters may be left out (EPD style); they default to 0 and 1.
+    pub fn from_fen(fen: &str) -> Result<Board, FenError> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if !(4..=6).contains(&fields.len()) {
+            return Err(FenError::FieldCount(fields.len()));
+        }
+        let mut board = Board::empty();
+        board.parse_placement(fields[0])?;
+        board.side = match fields[1] {
+            "w" => Color::White,
+            "b" => Color::Black,
+            s => return Err(FenError::BadSideToMove(s.to_string())),
+        };
+        board.castling = board.parse_castling(fields[2])?;
+        let ep = board.parse_en_passant(fields[3])?;
+        if let Some(s) = fields.get(4) {
+            board.halfmove_clock = s
+                .parse()
+                .map_err(|_| FenError::BadHalfmoveClock(s.to_string()))?;
+        }
+        if let Some(s) = fields.get(5) {
+            let n: u32 = s
+                .parse()
+                .map_err(|_| FenError::BadFullmoveNumber(s.to_string()))?;
+            board.fullmove_number = n.max(1);
+        }
+        board.validate()?;
+        // Record the en passant square only if a pawn of the side to move can capture there.
+        board.en_passant = ep.filter(|&sq| {
+            (attacks::pawn(!board.side, sq) & board.pieces(board.side, PieceType::Pawn)).any()
+        });
+        let us = board.side;
+        board.checkers =
+            board.attackers_to(board.king_square(us), board.occupied()) & board.by_color(!us);
+        if board.checkers.count() > 2 {
+            return Err(FenError::TooManyCheckers(board.checkers.count()));
+        }
+        board.key = board.compute_key();
+        board.pawn_key = board.compute_pawn_key();
+        Ok(board)
+    }
+
+    fn parse_placement(&mut self, field: &str) -> Result<(), FenError> {
+        let ranks: Vec<&str> = field.split('/').collect();
+        if ranks.len() != 8 {
+            return Err(FenError::RankCount(ranks.len()));
+        }
+        for (i, text) in ranks.iter().enumerate() {
+            let rank = 7 - i as u8;
+            let mut file = 0usize;
+            for ch in text.chars() {
+                if let Some(d) = ch.to_digit(10).filter(|d| (1..=8).contains(d)) {
+                    file += d as usize;
+                } else if let Some(p) = Piece::from_fen_char(ch) {
+                    if file < 8 {
+                        self.put_piece(Square::new(file as u8, rank), p);
+                    }
+                    file += 1;
+                } else {
+                    return Err(FenError::BadPiece { ch, rank: rank + 1 });
+                }
+            }
+            if file != 8 {
+                return Err(FenError::RankLength {
+                    rank: rank + 1,
+                    squares: file,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn parse_castling(&self, field: &str) -> Result<CastlingRights, FenError> {
+        if field == "-" {
+            return Ok(CastlingRights::NONE);
+        }
+        let mut rights = CastlingRights::NONE;
+        for ch in field.chars() {
+            let (right, color, rook_file) = match ch {
+                'K' => (CastlingRights::WHITE_KING_SIDE, Color::White, 7),
+                'Q' => (CastlingRights::WHITE_QUEEN_SIDE, Color::White, 0),
+                'k' => (CastlingRights::BLACK_KING_SIDE, Color::Black, 7),
+                'q' => (CastlingRights::BLACK_QUEEN_SIDE, Color::Black, 0),
+                _ => return Err(FenError::BadCastling(field.to_string())),
+            };
+            if rights.contains(right) {
+                return Err(FenError::BadCastling(field.to_string()));
+            }
+            let home = if color == Color::White { 0 } else { 7 };
+            let king_ok =
+                self.piece_on(Square::new(4, home)) == Some(Piece::new(color, PieceType::King));
+            let rook_ok = self.piece_on(Square::new(rook_file, home))
+                == Some(Piece::new(color, PieceType::Rook));
+            if !king_ok || !rook_ok {
+                return Err(FenError::CastlingWithoutPieces(ch));
+            }
+            rights = rights.with(right);
+        }
+        Ok(rights)
+    }
+
+    fn parse_en_passant(&self, field: &str) -> Result<Option<Square>, FenError> {
+        if field == "-" {
+            return Ok(None);
+        }
+        let sq: Square = field
+            .parse()
+            .map_err(|_| FenError::BadEnPassant(field.to_string()))?;
+        let us = self.side;
+        let expected_rank = if us == Color::White { 5 } else { 2 };
+        if sq.rank() != expected_rank {
+            return Err(FenError::BadEnPassant(field.to_string()));
+        }
+        // The pawn that just moved stands one rank "behind" the square (from our side's view),
+        // and the square and the pawn's origin square are empty.
+        let pawn_sq = Square::new(sq.file(), if us == Color::White { 4 } else { 3 });
+        let origin = Square::new(sq.file(), if us == Color::White { 6 } else { 1 });
+        if self.piece_on(pawn_sq) != Some(Piece::new(!us, PieceType::Pawn))
+            || self.piece_on(sq).is_some()
+            || self.piece_on(origin).is_some()
+        {
+            return Err(FenError::EnPassantWithoutPawn(sq));
+        }
+        Ok(Some(sq))
+    }
+
+    fn validate(&self) -> Result<(), FenError> {
+        for color in Color::ALL {
+            let count = self.pieces(color, PieceType::King).count();
+            if count != 1 {
+                return Err(FenError::KingCount { color, count });
+            }
+        }
+        let back = (Bitboard::RANK_1 | Bitboard::RANK_8) & self.by_kind(PieceType::Pawn);
+        if back.any() {
+            return Err(FenError::PawnOnBackRank(back.lsb()));
+        }
+        let them = !self.side;
+        if self.is_attacked_by(self.side, self.king_square(them), self.occupied()) {
+            return Err(FenError::OpponentInCheck);
+        }
+        Ok(())
+    }
+
+    /// The FEN of the position (en passant square only when a capture there is possible).
+    pub fn to_fen(&self) -> String {
+        let mut s = String::with_capacity(90);
+        for rank in (0..8).rev() {
+            let mut empty = 0;
+            for file in 0..8 {
+                match self.piece_on(Square::new(file, rank)) {
+                    Some(p) => {
+                        if empty > 0 {
+                            s.push(char::from(b'0' + empty));
+                            empty = 0;
+                        }
+                        s.push(p.to_fen_char());
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                s.push(char::from(b'0' + empty));
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        let ep = self
+            .en_passant
+            .map_or_else(|| "-".to_string(), |sq| sq.to_string());
+        format!(
+            "{s} {} {} {ep} {} {}",
+            self.side.to_char(),
+            self.castling,
+            self.halfmove_clock,
+            self.fullmove_number
+        )
+    }
+}

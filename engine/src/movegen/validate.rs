@@ -1,0 +1,184 @@
+//! Checking single moves cheaply (moves from the transposition table or killer slots, or typed
+//! by a user): pseudo-legality, legality, captures, checks, and UCI move parsing.
+
+use super::attacks;
+use crate::board::Board;
+use crate::types::{Bitboard, CastlingRights, Color, Move, Piece, PieceType, Square};
+
+impl Board {
+    /// Whether `m` is a move of the side to move that obeys the movement rules of its piece in
+    /// this position, ignoring whether it leaves the own king in check (castling is checked
+    /// fully). Safe to call with any 16 bits.
+    pub fn is_pseudo_legal(&self, m: Move) -> bool {
+        if m.is_null() {
+            return false;
+        }
+        let us = self.side_to_move();
+        let (from, to) = (m.from(), m.to());
+        let Some(piece) = self.piece_on(from) else {
+            return false;
+        };
+        if piece.color() != us || self.by_color(us).contains(to) {
+            return false;
+        }
+        let occ = self.occupied();
+        if m.is_castling() {
+            return piece.kind() == PieceType::King && self.castling_is_legal(us, from, to, occ);
+        }
+        if piece.kind() != PieceType::Pawn {
+            return !m.is_promotion()
+                && !m.is_en_passant()
+                && attacks::piece(piece.kind(), us, from, occ).contains(to);
+        }
+        if m.is_en_passant() {
+            return self.en_passant() == Some(to) && attacks::pawn(us, from).contains(to);
+        }
+        if m.is_promotion() != (to.rank() == us.promotion_rank()) {
+            return false;
+        }
+        if self.by_color(!us).contains(to) {
+            return attacks::pawn(us, from).contains(to);
+        }
+        let up: i8 = if us == Color::White { 8 } else { -8 };
+        let start_rank = if us == Color::White { 1 } else { 6 };
+        let one = from.offset(up);
+        if one == Some(to) {
+            return !occ.contains(to);
+        }
+        from.rank() == start_rank
+            && one.is_some_and(|s| !occ.contains(s))
+            && one.and_then(|s| s.offset(up)) == Some(to)
+            && !occ.contains(to)
+    }
+
+    fn castling_is_legal(&self, us: Color, from: Square, to: Square, occ: Bitboard) -> bool {
+        let rank = if us == Color::White { 0 } else { 7 };
+        if from != Square::new(4, rank) || to.rank() != rank || self.in_check() {
+            return false;
+        }
+        let (right, empty, safe) = match to.file() {
+            6 => (CastlingRights::king_side(us), [5, 6, 6], [5, 6]),
+            2 => (CastlingRights::queen_side(us), [1, 2, 3], [3, 2]),
+            _ => return false,
+        };
+        self.castling().contains(right)
+            && empty.iter().all(|&f| !occ.contains(Square::new(f, rank)))
+            && safe
+                .iter()
+                .all(|&f| !self.is_attacked_by(!us, Square::new(f, rank), occ))
+    }
+
+    /// Whether `m` is legal here: pseudo-legal and not leaving the own king in check. Much
+    /// cheaper than generating all moves. Safe to call with any 16 bits.
+    pub fn is_legal(&self, m: Move) -> bool {
+        if !self.is_pseudo_legal(m) {
+            return false;
+        }
+        if m.is_castling() {
+            return true;
+        }
+        let us = self.side_to_move();
+        let them = !us;
+        let (from, to) = (m.from(), m.to());
+        let ksq = self.king_square(us);
+        let occ = self.occupied();
+        if from == ksq {
+            return !self.is_attacked_by(them, to, occ ^ from);
+        }
+        if m.is_en_passant() {
+            let cap_sq = Square::new(to.file(), from.rank());
+            let occ_after = (occ ^ from ^ cap_sq) | to;
+            return (self.attackers_to(ksq, occ_after) & self.by_color(them))
+                .without(cap_sq)
+                .is_empty();
+        }
+        let checkers = self.checkers();
+        if checkers.more_than_one() {
+            return false;
+        }
+        if checkers.any() && !(attacks::between(ksq, checkers.lsb()) | checkers).contains(to) {
+            return false;
+        }
+        !self.pinned(us).contains(from) || attacks::line(ksq, from).contains(to)
+    }
+
+    /// Whether `m` captures something (en passant included).
+    #[inline]
+    pub fn is_capture(&self, m: Move) -> bool {
+        m.is_en_passant() || (!m.is_castling() && self.piece_on(m.to()).is_some())
+    }
+
+    /// The piece `m` captures, if any.
+    #[inline]
+    pub fn captured_piece(&self, m: Move) -> Option<Piece> {
+        if m.is_en_passant() {
+            Some(Piece::new(!self.side_to_move(), PieceType::Pawn))
+        } else if m.is_castling() {
+            None
+        } else {
+            self.piece_on(m.to())
+        }
+    }
+
+    /// Whether the legal move `m` gives check (directly or by discovery).
+    pub fn gives_check(&self, m: Move) -> bool {
+        let us = self.side_to_move();
+        let them = !us;
+        let (from, to) = (m.from(), m.to());
+        let Some(piece) = self.piece_on(from) else {
+            return false;
+        };
+        let eksq = self.king_square(them);
+        let mut occ = (self.occupied() ^ from) | to;
+        let mut moved_from = Bitboard::from_square(from);
+        // The piece that ends up on a new square, and where.
+        let (kind, sq) = if m.is_castling() {
+            let rank = to.rank();
+            let (rook_from, rook_to) = if to.file() == 6 {
+                (Square::new(7, rank), Square::new(5, rank))
+            } else {
+                (Square::new(0, rank), Square::new(3, rank))
+            };
+            occ = (occ ^ rook_from) | rook_to;
+            moved_from |= rook_from;
+            (PieceType::Rook, rook_to)
+        } else {
+            if m.is_en_passant() {
+                occ ^= Square::new(to.file(), from.rank());
+            }
+            (m.promotion().unwrap_or(piece.kind()), to)
+        };
+        if attacks::piece(kind, us, sq, occ).contains(eksq) {
+            return true;
+        }
+        let ours = self.by_color(us) - moved_from;
+        let bq = (self.by_kind(PieceType::Bishop) | self.by_kind(PieceType::Queen)) & ours;
+        let rq = (self.by_kind(PieceType::Rook) | self.by_kind(PieceType::Queen)) & ours;
+        (attacks::bishop(eksq, occ) & bq).any() || (attacks::rook(eksq, occ) & rq).any()
+    }
+
+    /// The legal move written as UCI text ("e2e4", "e7e8q", "e1g1"); `None` if the text is not
+    /// a move or the move is not legal here.
+    pub fn parse_uci_move(&self, text: &str) -> Option<Move> {
+        let text = text.trim();
+        if !(4..=5).contains(&text.len()) || !text.is_ascii() {
+            return None;
+        }
+        let from: Square = text[0..2].parse().ok()?;
+        let to: Square = text[2..4].parse().ok()?;
+        let promo = match text.get(4..5) {
+            None => None,
+            Some(p) => match PieceType::from_char(p.chars().next()?) {
+                Some(
+                    k
+                    @ (PieceType::Knight | PieceType::Bishop | PieceType::Rook | PieceType::Queen),
+                ) => Some(k),
+                _ => return None,
+            },
+        };
+        self.legal_moves()
+            .iter()
+            .copied()
+            .find(|m| m.from() == from && m.to() == to && m.promotion() == promo)
+    }
+}
