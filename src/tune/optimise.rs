@@ -18,8 +18,6 @@ pub struct Config {
     pub lr: f64,
     /// Positions per mini-batch; 0 = full batch (one step per epoch).
     pub batch: usize,
-    /// The sigmoid scale K.
-    pub k: f64,
     /// `frozen[i]`: parameter i keeps its initial value.
     pub frozen: Vec<bool>,
     /// Where to write checkpoints (none: no checkpoints).
@@ -211,7 +209,6 @@ mod tests {
             epochs: 300,
             lr: 10.0,
             batch: 0,
-            k: 1.0,
             frozen: vec![false; 5],
             checkpoint: Some(ck.clone()),
             checkpoint_every: 100,
@@ -251,7 +248,6 @@ mod tests {
             epochs: 1,
             lr: 1.0,
             batch: 16,
-            k: 1.0,
             frozen: vec![false],
             checkpoint: None,
             checkpoint_every: 1,
