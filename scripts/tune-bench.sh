@@ -14,5 +14,5 @@ for T in 1 2; do
     echo "=== $T thread(s)"
     /usr/bin/time -f "peak RSS %M KB" ./target/release/harness tune "$DATA" --replicate "$N" \
         --valid 0 --k 1.0 --epochs "$EPOCHS" --threads "$T" --out /tmp/sable-bench-tuned.json 2>&1 \
-        | grep -E "traced|replicated|epochs |memory|peak RSS"
+        | grep -E "traced|replicated|epochs |cpu time|memory|peak RSS"
 done

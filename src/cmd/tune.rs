@@ -230,17 +230,19 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     )?);
     let mut progress = Bar(bar, threads);
     let t = Instant::now();
+    let cpu0 = cpu_seconds();
     let epochs_before = state.epoch;
     let done = optimise::run(&train, &valid, &cfg, state, &mut progress)?;
     progress.0.finish();
     let secs = t.elapsed().as_secs_f64();
-    finish(
-        &args,
-        &train,
-        &valid,
-        &done,
-        (done.epoch - epochs_before, secs, threads),
-    )
+    let cpu = cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
+    let timing = Timing {
+        epochs: done.epoch - epochs_before,
+        secs,
+        cpu,
+        threads,
+    };
+    finish(&args, &train, &valid, &done, timing)
 }
 
 /// Fits K on the training set at the engine's current weights, and says so.
@@ -267,13 +269,38 @@ fn report_start(train: &Store, valid: &Store, st: &Checkpoint) -> anyhow::Result
     Ok(())
 }
 
+/// CPU seconds (user + system) this process has used, from /proc (None elsewhere). On a shared
+/// machine the wall clock overstates the work; CPU time gives the per-thread throughput.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // fields after the parenthesised command name; utime and stime are the 12th and 13th
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split(' ').collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0) // USER_HZ is 100 on Linux
+}
+
+/// How long the epochs took.
+struct Timing {
+    epochs: usize,
+    secs: f64,
+    cpu: Option<f64>,
+    threads: usize,
+}
+
 fn finish(
     args: &Args,
     train: &Store,
     valid: &Store,
     done: &Checkpoint,
-    (epochs, secs, threads): (usize, f64, usize),
+    tm: Timing,
 ) -> anyhow::Result<i32> {
+    let Timing {
+        epochs,
+        secs,
+        cpu,
+        threads,
+    } = tm;
     let w = model::to_dense(&done.weights).map_err(anyhow::Error::msg)?;
     let params = output::to_params(&done.weights);
     params
@@ -307,6 +334,13 @@ fn finish(
         threads,
         train.len() as f64 / per_epoch / 1e6 / threads as f64
     );
+    if let Some(cpu) = cpu {
+        println!(
+            "cpu time         {:.2}s ({:.2} M pos per CPU-second; validation and checkpoints included)",
+            cpu,
+            (train.len() * epochs) as f64 / cpu.max(1e-9) / 1e6
+        );
+    }
     println!(
         "memory           {:.1} MB for {} positions ({:.0} bytes each)",
         (train.bytes() + valid.bytes()) as f64 / 1e6,

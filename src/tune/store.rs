@@ -42,14 +42,15 @@ impl Entry {
     /// Weight of the middlegame sum in the white eval: phase / 24.
     #[inline]
     pub fn rho_mg(&self) -> f64 {
-        self.phase as f64 / PHASE_MAX as f64
+        // multiply by a constant reciprocal: a division per position costs measurable time
+        self.phase as f64 * (1.0 / PHASE_MAX as f64)
     }
 
     /// Weight of the endgame sum: (24 - phase) * scale / 128 / 24.
     #[inline]
     pub fn rho_eg(&self) -> f64 {
-        (PHASE_MAX - self.phase as i32) as f64 * self.scale as f64
-            / (SCALE_MAX as f64 * PHASE_MAX as f64)
+        ((PHASE_MAX - self.phase as i32) * self.scale as i32) as f64
+            * (1.0 / (SCALE_MAX as f64 * PHASE_MAX as f64))
     }
 }
 
