@@ -433,3 +433,78 @@ fn eval_speed() {
         terms as f64 / boards.len() as f64
     );
 }
+
+/// Mean squared error between game results and `1 / (1 + 10^(-k·eval/400))`, minimised over k.
+fn best_result_error(data: &[(Board, f64)], p: &Params) -> f64 {
+    let evals: Vec<f64> = data
+        .iter()
+        .map(|(b, _)| {
+            let e = evaluate(b, p) as f64;
+            if b.side_to_move() == Color::White {
+                e
+            } else {
+                -e
+            }
+        })
+        .collect();
+    (1..=40)
+        .map(|i| {
+            let k = i as f64 * 0.05;
+            let sum: f64 = data
+                .iter()
+                .zip(&evals)
+                .map(|((_, r), e)| (r - 1.0 / (1.0 + 10f64.powf(-k * e / 400.0))).powi(2))
+                .sum();
+            sum / data.len() as f64
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Independent oracle: real game results. The default weights must predict the outcomes of the
+/// Zurichess quiet-labeled sample better than material alone (reference data, hence ignored).
+#[test]
+#[ignore]
+fn defaults_predict_game_results_better_than_material() {
+    let path = "/work/shared/data/tuning/quiet-labeled-subset-1_1000.epd";
+    let text = std::fs::read_to_string(path).expect("reference data missing");
+    let mut data = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let (fen, rest) = line
+            .split_once(" c9 ")
+            .unwrap_or_else(|| panic!("{path}:{}: no c9", n + 1));
+        let result = match rest.trim_end_matches(';').trim_matches('"') {
+            "1-0" => 1.0,
+            "0-1" => 0.0,
+            "1/2-1/2" => 0.5,
+            other => panic!("{path}:{}: bad result {other}", n + 1),
+        };
+        // Most lines carry 4 FEN fields, some all 6.
+        let fen = if fen.split_whitespace().count() == 4 {
+            format!("{fen} 0 1")
+        } else {
+            fen.to_string()
+        };
+        data.push((board(&fen), result));
+    }
+    assert!(data.len() >= 1000, "only {} positions", data.len());
+    let defaults = best_result_error(&data, &Params::default());
+    let material = best_result_error(&data, &Params::material_only());
+    println!("result MSE: defaults {defaults:.5}, material only {material:.5}");
+    // Ablation, for information: the error with one group of weights zeroed.
+    for group in [
+        "pst", "mobility", "passed", "pawns", "king", "pieces", "tempo",
+    ] {
+        let mut w = Params::default().weights();
+        for (i, x) in w.iter_mut().enumerate() {
+            if Params::group(i) == group {
+                *x = S::ZERO;
+            }
+        }
+        let e = best_result_error(&data, &Params::from_weights(&w));
+        println!("  without {group:<9} {e:.5}");
+    }
+    assert!(
+        defaults < material,
+        "defaults {defaults} vs material {material}"
+    );
+}
