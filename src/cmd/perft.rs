@@ -132,8 +132,14 @@ fn print_report(name: &str, report: &SuiteReport, failures_only: bool) {
         }
     }
     let failed = report.failures().count();
+    let unchecked = report.cases.iter().filter(|c| c.results.is_empty()).count();
+    let note = if unchecked > 0 {
+        format!(" ({unchecked} had no count at or below --max-depth)")
+    } else {
+        String::new()
+    };
     println!(
-        "{name}: {} positions, {} passed, {} failed; {} nodes in {:.2}s ({:.1} Mnps)",
+        "{name}: {} positions, {} passed{note}, {} failed; {} nodes in {:.2}s ({:.1} Mnps)",
         report.cases.len(),
         report.cases.len() - failed,
         failed,
