@@ -1,5 +1,6 @@
 //! `harness`: perft suites, tactical EPD suites, SPRT matches and Texel tuning for chess engines.
 
+mod check;
 mod cmd;
 mod game;
 mod report;

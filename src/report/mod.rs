@@ -1,1 +1,3 @@
 //! Progress bars, tables, CSV/JSON output and plots.
+
+pub mod plot;

@@ -1,1 +1,25 @@
-//! Elo, error bars, LOS, trinomial and pentanomial GSPRT.
+//! Elo, error bars, LOS, trinomial and pentanomial GSPRT: pure functions on counts, tested
+//! against the published fishtest and fastchess vectors (docs: shared design note sprt-math.md).
+//!
+//! - [`counts`]: [`Trinomial`], [`Pentanomial`] and the [`PairTracker`] that builds them.
+//! - [`elo`]: Elo, nElo with 95 % error bars, LOS ([`elo_report`]).
+//! - [`sprt`]: GSPRT log-likelihood ratios, bounds and [`Decision`]s ([`Sprt`]).
+//! - [`chart`]: the SVG picture of an SPRT ([`sprt_chart`]).
+//! - [`interim`]: the fastchess-style [`InterimReport`] and the [`SprtPoint`] history.
+
+// Parts of the API serve the match runner (branch `match`) before it is merged.
+#![allow(dead_code, unused_imports)]
+
+pub mod chart;
+pub mod counts;
+pub mod elo;
+pub mod interim;
+mod pdf;
+pub mod sprt;
+
+pub use chart::{sprt_chart, sprt_charts};
+pub use counts::{GameResult, PairTracker, Pentanomial, Trinomial};
+pub use elo::{elo_report, EloReport, Estimate};
+pub use interim::{InterimReport, SprtPoint};
+pub use pdf::ScoreCounts;
+pub use sprt::{Bounds, Decision, Model, Sprt, SprtError};

@@ -33,6 +33,15 @@ fn non_pawn(v: &View, c: Color) -> i32 {
 /// likewise for equal pawnless material, half for pure opposite-coloured bishop endings.
 #[inline]
 pub(super) fn scale(v: &View) -> i32 {
+    // The common case first: with pawns on both sides only opposite bishops scale.
+    if v.pieces(Color::White, PieceType::Pawn) != 0 && v.pieces(Color::Black, PieceType::Pawn) != 0
+    {
+        return if opposite_bishops_only(v) {
+            SCALE_MAX / 2
+        } else {
+            SCALE_MAX
+        };
+    }
     let total = |c| non_pawn(v, c) + v.count(c, PieceType::Pawn);
     let (w, b) = (total(Color::White), total(Color::Black));
     if w != b {

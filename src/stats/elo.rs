@@ -1,0 +1,163 @@
+//! Elo and normalized Elo with 95 % error bars, and the likelihood of superiority.
+
+use statrs::distribution::{ContinuousCDF, Normal};
+
+use super::pdf::{Pdf, ScoreCounts};
+
+/// z-score of a two-sided 95 % confidence interval.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// Scale between a normalized score difference and nElo: 800 / ln 10.
+pub const NELO_SCALE: f64 = 800.0 / std::f64::consts::LN_10;
+
+/// Scores closer to 0 or 1 than this are clamped before converting to Elo, so a perfect
+/// score gives a large finite Elo (about +-2400) instead of infinity.
+const SCORE_EPS: f64 = 1e-6;
+
+/// A value with the half-width of its 95 % confidence interval.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Estimate {
+    /// Point estimate.
+    pub value: f64,
+    /// Half-width of the 95 % confidence interval.
+    pub error: f64,
+}
+
+/// Everything a tester prints about a score: Elo, nElo, LOS.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EloReport {
+    /// Mean score per game in [0, 1].
+    pub score: f64,
+    /// Logistic Elo difference.
+    pub elo: Estimate,
+    /// Normalized Elo difference (score difference in units of its standard deviation).
+    pub nelo: Estimate,
+    /// Likelihood of superiority in [0, 1]: the probability that engine 1 is the stronger.
+    pub los: f64,
+}
+
+/// Expected score of an engine `elo` points stronger (logistic model).
+pub fn elo_to_score(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// Logistic Elo difference from an expected score; finite for every input (scores outside
+/// (0, 1) are clamped).
+pub fn score_to_elo(score: f64) -> f64 {
+    let s = if score.is_nan() {
+        0.5
+    } else {
+        score.clamp(SCORE_EPS, 1.0 - SCORE_EPS)
+    };
+    -400.0 * (1.0 / s - 1.0).log10()
+}
+
+/// Standard normal cumulative distribution function.
+pub fn phi(x: f64) -> f64 {
+    Normal::standard().cdf(x)
+}
+
+/// Elo, nElo and LOS of trinomial or pentanomial counts (zero counts regularised, so the
+/// result is always finite).
+pub fn elo_report<C: ScoreCounts>(counts: &C) -> EloReport {
+    let pdf = Pdf::from_counts(counts);
+    let score = pdf.mean();
+    let var = pdf.variance();
+    let se = (var / pdf.n).sqrt();
+    let elo = Estimate {
+        value: score_to_elo(score),
+        error: (score_to_elo(score + Z95 * se) - score_to_elo(score - Z95 * se)) / 2.0,
+    };
+    // Standard deviation of one game's score: a pair's variance covers two games.
+    let games_per_unit = if C::PAIRED { 2.0 } else { 1.0 };
+    let sigma_game = (games_per_unit * var).sqrt();
+    let nelo = Estimate {
+        value: (score - 0.5) / sigma_game * NELO_SCALE,
+        error: Z95 * se / sigma_game * NELO_SCALE,
+    };
+    EloReport {
+        score,
+        elo,
+        nelo,
+        los: phi((score - 0.5) / se),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::counts::{Pentanomial, Trinomial};
+    use super::*;
+
+    fn close(got: f64, want: f64, tol: f64) {
+        assert!((got - want).abs() <= tol, "got {got}, want {want}");
+    }
+
+    #[test]
+    fn trinomial_vector_136_96_111() {
+        let r = elo_report(&Trinomial::new(136, 96, 111));
+        close(r.elo.value, 40.70, 0.01);
+        close(r.elo.error, 30.43, 0.01);
+        close(r.nelo.value, 49.77, 0.01);
+        close(r.nelo.error, 36.77, 0.01);
+        close(100.0 * r.los, 99.60, 0.01);
+    }
+
+    #[test]
+    fn pentanomial_vector_34_54_63_64_75() {
+        let r = elo_report(&Pentanomial([34, 54, 63, 64, 75]));
+        close(r.elo.value, 55.58, 0.01);
+        close(r.elo.error, 27.65, 0.01);
+        close(r.nelo.value, 57.94, 0.01);
+        close(r.nelo.error, 28.28, 0.01);
+    }
+
+    #[test]
+    fn pentanomial_vector_332_433_498_333_334() {
+        let r = elo_report(&Pentanomial([332, 433, 498, 333, 334]));
+        close(r.elo.value, -8.64, 0.01);
+        close(r.elo.error, 10.33, 0.01);
+        close(r.nelo.value, -9.17, 0.01);
+        close(r.nelo.error, 10.96, 0.01);
+        close(100.0 * r.los, 5.05, 0.01);
+    }
+
+    #[test]
+    fn elo_score_round_trip() {
+        for elo in [-800.0, -100.0, 0.0, 3.5, 400.0] {
+            close(score_to_elo(elo_to_score(elo)), elo, 1e-9);
+        }
+        close(elo_to_score(400.0), 10.0 / 11.0, 1e-12);
+    }
+
+    #[test]
+    fn degenerate_counts_stay_finite() {
+        let all = [
+            elo_report(&Trinomial::default()),
+            elo_report(&Trinomial::new(50, 0, 0)),
+            elo_report(&Trinomial::new(0, 50, 0)),
+            elo_report(&Trinomial::new(0, 0, 50)),
+            elo_report(&Pentanomial::default()),
+            elo_report(&Pentanomial([0, 0, 0, 0, 5550])),
+            elo_report(&Pentanomial([7, 0, 0, 0, 0])),
+        ];
+        for r in all {
+            for x in [
+                r.score,
+                r.elo.value,
+                r.elo.error,
+                r.nelo.value,
+                r.nelo.error,
+                r.los,
+            ] {
+                assert!(x.is_finite(), "{r:?}");
+            }
+        }
+        let wins = elo_report(&Trinomial::new(50, 0, 0));
+        assert!(wins.elo.value > 1000.0 && wins.los > 0.999);
+        let none = elo_report(&Trinomial::default());
+        close(none.elo.value, 0.0, 1e-9);
+        close(none.los, 0.5, 1e-9);
+        let draws = elo_report(&Trinomial::new(0, 0, 50));
+        close(draws.elo.value, 0.0, 1e-9);
+    }
+}

@@ -1,0 +1,456 @@
+//! Generalized SPRT (GSPRT) on trinomial or pentanomial counts, in the logistic or the
+//! normalized Elo model, as fishtest and fastchess compute it.
+
+use std::fmt;
+
+use super::elo::{elo_to_score, NELO_SCALE};
+use super::pdf::{Pdf, ScoreCounts};
+
+/// The Elo scale in which the SPRT bounds `elo0` and `elo1` are given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Model {
+    /// Normalized Elo (nElo): independent of the draw rate; the fishtest default.
+    #[default]
+    Normalized,
+    /// Logistic (classic) Elo.
+    Logistic,
+}
+
+impl std::str::FromStr for Model {
+    type Err = String;
+
+    /// Parses `normalized` or `logistic` (any case).
+    fn from_str(s: &str) -> Result<Model, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "normalized" => Ok(Model::Normalized),
+            "logistic" => Ok(Model::Logistic),
+            _ => Err(format!(
+                "unknown SPRT model '{s}' (expected normalized or logistic)"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Model {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Model::Normalized => "normalized",
+            Model::Logistic => "logistic",
+        })
+    }
+}
+
+/// What the SPRT says after the games so far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    /// Neither bound reached: play more games.
+    Continue,
+    /// LLR at or below the lower bound: no gain of `elo1` (H0, `elo0`, accepted).
+    AcceptH0,
+    /// LLR at or above the upper bound: the change gains (H1, `elo1`, accepted).
+    AcceptH1,
+}
+
+impl fmt::Display for Decision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Decision::Continue => "continue",
+            Decision::AcceptH0 => "H0 accepted",
+            Decision::AcceptH1 => "H1 accepted",
+        })
+    }
+}
+
+/// Invalid SPRT parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SprtError {
+    /// alpha or beta outside (0, 1), or alpha + beta >= 1 (the bounds would cross).
+    ErrorRates {
+        /// The false positive rate given.
+        alpha: f64,
+        /// The false negative rate given.
+        beta: f64,
+    },
+    /// elo0 >= elo1, or either not finite.
+    EloBounds {
+        /// The H0 bound given.
+        elo0: f64,
+        /// The H1 bound given.
+        elo1: f64,
+    },
+}
+
+impl fmt::Display for SprtError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SprtError::ErrorRates { alpha, beta } => write!(
+                f,
+                "alpha ({alpha}) and beta ({beta}) must lie in (0, 1) with alpha + beta < 1"
+            ),
+            SprtError::EloBounds { elo0, elo1 } => write!(
+                f,
+                "elo0 ({elo0}) must be smaller than elo1 ({elo1}), both finite"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SprtError {}
+
+/// The LLR stopping bounds: accept H0 at or below `lower`, H1 at or above `upper`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bounds {
+    /// ln(beta / (1 - alpha)), negative.
+    pub lower: f64,
+    /// ln((1 - beta) / alpha), positive.
+    pub upper: f64,
+}
+
+impl Bounds {
+    /// Bounds from the false positive rate `alpha` and the false negative rate `beta`.
+    pub fn new(alpha: f64, beta: f64) -> Result<Bounds, SprtError> {
+        let ok = |x: f64| x > 0.0 && x < 1.0;
+        if !(ok(alpha) && ok(beta) && alpha + beta < 1.0) {
+            return Err(SprtError::ErrorRates { alpha, beta });
+        }
+        Ok(Bounds {
+            lower: (beta / (1.0 - alpha)).ln(),
+            upper: ((1.0 - beta) / alpha).ln(),
+        })
+    }
+
+    /// The decision for a given LLR.
+    pub fn decide(&self, llr: f64) -> Decision {
+        if llr >= self.upper {
+            Decision::AcceptH1
+        } else if llr <= self.lower {
+            Decision::AcceptH0
+        } else {
+            Decision::Continue
+        }
+    }
+}
+
+/// A configured SPRT: hypotheses `elo0` (H0) and `elo1` (H1) in `model`'s scale, and bounds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sprt {
+    /// Elo under H0.
+    pub elo0: f64,
+    /// Elo under H1.
+    pub elo1: f64,
+    /// Scale of `elo0` and `elo1`.
+    pub model: Model,
+    /// False positive rate.
+    pub alpha: f64,
+    /// False negative rate.
+    pub beta: f64,
+    /// Stopping bounds derived from alpha and beta.
+    pub bounds: Bounds,
+}
+
+impl Sprt {
+    /// Checks and builds an SPRT test.
+    pub fn new(
+        elo0: f64,
+        elo1: f64,
+        alpha: f64,
+        beta: f64,
+        model: Model,
+    ) -> Result<Sprt, SprtError> {
+        if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
+            return Err(SprtError::EloBounds { elo0, elo1 });
+        }
+        Ok(Sprt {
+            elo0,
+            elo1,
+            model,
+            alpha,
+            beta,
+            bounds: Bounds::new(alpha, beta)?,
+        })
+    }
+
+    /// Log-likelihood ratio of H1 against H0 for these counts.
+    pub fn llr<C: ScoreCounts>(&self, counts: &C) -> f64 {
+        match self.model {
+            Model::Normalized => llr_normalized(counts, self.elo0, self.elo1),
+            Model::Logistic => llr_logistic(counts, self.elo0, self.elo1),
+        }
+    }
+
+    /// LLR and decision for these counts.
+    pub fn status<C: ScoreCounts>(&self, counts: &C) -> (f64, Decision) {
+        let llr = self.llr(counts);
+        (llr, self.bounds.decide(llr))
+    }
+}
+
+/// GSPRT LLR with bounds in logistic Elo.
+pub fn llr_logistic<C: ScoreCounts>(counts: &C, elo0: f64, elo1: f64) -> f64 {
+    let pdf = Pdf::from_counts(counts);
+    let h0 = mle_mean(&pdf, elo_to_score(elo0));
+    let h1 = mle_mean(&pdf, elo_to_score(elo1));
+    llr_between(&pdf, &h0, &h1)
+}
+
+/// GSPRT LLR with bounds in normalized Elo.
+pub fn llr_normalized<C: ScoreCounts>(counts: &C, nelo0: f64, nelo1: f64) -> f64 {
+    let pdf = Pdf::from_counts(counts);
+    // A pair's score has half the variance of a game's, so its t-value is sqrt(2) larger.
+    let per_unit = if C::PAIRED {
+        std::f64::consts::SQRT_2
+    } else {
+        1.0
+    };
+    let t = |nelo: f64| per_unit * nelo / NELO_SCALE;
+    let h0 = mle_t_value(&pdf, t(nelo0));
+    let h1 = mle_t_value(&pdf, t(nelo1));
+    llr_between(&pdf, &h0, &h1)
+}
+
+/// Closed-form approximation of the LLR with bounds in logistic Elo,
+/// N (s1 - s0)(2 s - s0 - s1) / (2 var); for display only, the exact GSPRT decides.
+pub fn llr_approx<C: ScoreCounts>(counts: &C, elo0: f64, elo1: f64) -> f64 {
+    let pdf = Pdf::from_counts(counts);
+    let (s0, s1) = (elo_to_score(elo0), elo_to_score(elo1));
+    pdf.n * (s1 - s0) * (2.0 * pdf.mean() - s0 - s1) / (2.0 * pdf.variance())
+}
+
+/// N * sum p^_i (ln p1_i - ln p0_i).
+fn llr_between(pdf: &Pdf, h0: &[f64], h1: &[f64]) -> f64 {
+    let sum: f64 = pdf
+        .p
+        .iter()
+        .zip(h0.iter().zip(h1))
+        .map(|(p, (q0, q1))| p * (q1.ln() - q0.ln()))
+        .sum();
+    pdf.n * sum
+}
+
+/// Maximum-likelihood distribution on `pdf`'s scores with mean score `s`.
+fn mle_mean(pdf: &Pdf, s: f64) -> Vec<f64> {
+    let phi: Vec<f64> = pdf.a.iter().map(|a| a - s).collect();
+    match solve_secular(&pdf.p, &phi) {
+        Some(theta) => reweight(&pdf.p, &phi, theta),
+        // s outside the scores' range (|Elo| huge): nothing to fit, the data is its own MLE.
+        None => pdf.p.clone(),
+    }
+}
+
+/// Maximum-likelihood distribution on `pdf`'s scores with t-value (mean - 1/2) / sigma = `t`,
+/// by the fixed-point iteration of fishtest.
+fn mle_t_value(pdf: &Pdf, t: f64) -> Vec<f64> {
+    let k = pdf.a.len();
+    let mut current = pdf.with_probabilities(vec![1.0 / k as f64; k]);
+    let mut best = pdf.p.clone();
+    for _ in 0..10 {
+        let mu = current.mean();
+        let sigma = current.variance().sqrt();
+        let phi: Vec<f64> = pdf
+            .a
+            .iter()
+            .map(|a| a - 0.5 - t * sigma * (1.0 + ((a - mu) / sigma).powi(2)) / 2.0)
+            .collect();
+        let Some(theta) = solve_secular(&pdf.p, &phi) else {
+            break;
+        };
+        let next = reweight(&pdf.p, &phi, theta);
+        let change = next
+            .iter()
+            .zip(&current.p)
+            .map(|(x, y)| (x - y).abs())
+            .fold(0.0, f64::max);
+        best = next.clone();
+        current = pdf.with_probabilities(next);
+        if change < 1e-9 {
+            break;
+        }
+    }
+    best
+}
+
+/// p_i / (1 + theta phi_i).
+fn reweight(p: &[f64], phi: &[f64], theta: f64) -> Vec<f64> {
+    p.iter()
+        .zip(phi)
+        .map(|(p, f)| p / (1.0 + theta * f))
+        .collect()
+}
+
+/// Solves sum p_i phi_i / (1 + theta phi_i) = 0 for theta in (-1/max phi, -1/min phi), where
+/// the left side decreases from +inf to -inf; `None` when phi does not change sign.
+fn solve_secular(p: &[f64], phi: &[f64]) -> Option<f64> {
+    let max = phi.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let min = phi.iter().copied().fold(f64::INFINITY, f64::min);
+    if !(max > 0.0 && min < 0.0) {
+        return None;
+    }
+    let f = |theta: f64| -> f64 {
+        p.iter()
+            .zip(phi)
+            .map(|(p, f)| p * f / (1.0 + theta * f))
+            .sum()
+    };
+    let (mut lo, mut hi) = (-1.0 / max, -1.0 / min);
+    // Bisection on the open interval: midpoints never touch the poles at the ends.
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(0.5 * (lo + hi))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::counts::{Pentanomial, Trinomial};
+    use super::*;
+
+    fn close(got: f64, want: f64, tol: f64) {
+        assert!((got - want).abs() <= tol, "got {got}, want {want}");
+    }
+
+    #[test]
+    fn bounds_from_alpha_beta() {
+        let b = Bounds::new(0.05, 0.05).unwrap();
+        close(b.lower, -2.944439, 1e-6);
+        close(b.upper, 2.944439, 1e-6);
+        assert_eq!(b.decide(0.0), Decision::Continue);
+        assert_eq!(b.decide(2.95), Decision::AcceptH1);
+        assert_eq!(b.decide(-2.95), Decision::AcceptH0);
+        assert!(Bounds::new(0.0, 0.05).is_err());
+        assert!(Bounds::new(0.6, 0.5).is_err());
+        assert!(Sprt::new(5.0, 0.0, 0.05, 0.05, Model::Normalized).is_err());
+        assert!(Sprt::new(0.0, f64::NAN, 0.05, 0.05, Model::Normalized).is_err());
+        assert_eq!("Logistic".parse::<Model>(), Ok(Model::Logistic));
+        assert_eq!(
+            Model::Normalized.to_string().parse::<Model>(),
+            Ok(Model::Normalized)
+        );
+        assert!("bayes".parse::<Model>().is_err());
+    }
+
+    #[test]
+    fn pentanomial_normalized_vectors() {
+        let c = Pentanomial([365, 16618, 36229, 16974, 390]);
+        close(llr_normalized(&c, 0.0, 2.0), 2.25, 0.01);
+        let c = Pentanomial([127, 4883, 10712, 5150, 104]);
+        close(llr_normalized(&c, -1.75, 0.25), 3.01, 0.01);
+        let c = Pentanomial([0, 0, 0, 0, 5550]);
+        close(llr_normalized(&c, 0.0, 5.0), 111.8, 0.05);
+    }
+
+    #[test]
+    fn pentanomial_logistic_vectors() {
+        let c = Pentanomial([223, 9863, 21279, 10037, 246]);
+        close(llr_logistic(&c, 0.5, 2.5), -3.07, 0.01);
+        let c = Pentanomial([871, 26175, 55983, 26678, 821]);
+        close(llr_logistic(&c, 0.0, 2.0), -4.98, 0.01);
+    }
+
+    #[test]
+    fn trinomial_vectors() {
+        let c = Trinomial::new(36433, 36027, 68692);
+        close(llr_normalized(&c, 0.0, 2.0), 0.92, 0.01);
+        let c = Trinomial::new(57433, 57030, 106593);
+        close(llr_logistic(&c, 0.0, 2.0), -2.59, 0.01);
+    }
+
+    #[test]
+    fn sprt_dispatches_on_model() {
+        let c = Pentanomial([223, 9863, 21279, 10037, 246]);
+        let s = Sprt::new(0.5, 2.5, 0.05, 0.05, Model::Logistic).unwrap();
+        let (llr, d) = s.status(&c);
+        close(llr, -3.07, 0.01);
+        assert_eq!(d, Decision::AcceptH0);
+        let s = Sprt::new(0.0, 5.0, 0.05, 0.05, Model::Normalized).unwrap();
+        assert_eq!(
+            s.status(&Pentanomial([0, 0, 0, 0, 5550])).1,
+            Decision::AcceptH1
+        );
+    }
+
+    #[test]
+    fn approximation_is_close_to_exact_near_equal_strength() {
+        let c = Pentanomial([871, 26175, 55983, 26678, 821]);
+        close(llr_approx(&c, 0.0, 2.0), llr_logistic(&c, 0.0, 2.0), 0.05);
+    }
+
+    #[test]
+    fn degenerate_counts_give_finite_llr() {
+        let pentas = [
+            Pentanomial::default(),
+            Pentanomial([0, 0, 0, 0, 5550]),
+            Pentanomial([5550, 0, 0, 0, 0]),
+            Pentanomial([0, 0, 100, 0, 0]),
+            Pentanomial([1, 0, 0, 0, 1]),
+        ];
+        let trinos = [
+            Trinomial::default(),
+            Trinomial::new(100, 0, 0),
+            Trinomial::new(0, 100, 0),
+            Trinomial::new(0, 0, 100),
+        ];
+        for (e0, e1) in [(0.0, 5.0), (-3.0, 1.0), (0.0, 300.0), (-5000.0, 5000.0)] {
+            for c in &pentas {
+                assert!(llr_normalized(c, e0, e1).is_finite(), "{c:?} {e0} {e1}");
+                assert!(llr_logistic(c, e0, e1).is_finite(), "{c:?} {e0} {e1}");
+            }
+            for c in &trinos {
+                assert!(llr_normalized(c, e0, e1).is_finite(), "{c:?} {e0} {e1}");
+                assert!(llr_logistic(c, e0, e1).is_finite(), "{c:?} {e0} {e1}");
+            }
+        }
+        // No games: no evidence either way.
+        close(llr_normalized(&Pentanomial::default(), 0.0, 5.0), 0.0, 1e-3);
+        // All losses: strongly for H0.
+        assert!(llr_logistic(&Pentanomial([5550, 0, 0, 0, 0]), 0.0, 5.0) < -10.0);
+    }
+
+    #[test]
+    fn llr_is_finite_and_rises_with_a_won_pair_on_random_counts() {
+        let mut state: u64 = 2024;
+        let mut next = |max: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) % max
+        };
+        for _ in 0..300 {
+            let scale = [5, 100, 10_000][next(3) as usize];
+            let c = Pentanomial(std::array::from_fn(|_| next(scale)));
+            let mut won = c;
+            won.0[4] += 1;
+            for (e0, e1) in [(0.0, 5.0), (-1.75, 0.25), (0.0, 2.0)] {
+                for (f, name) in [
+                    (
+                        llr_normalized::<Pentanomial> as fn(&Pentanomial, f64, f64) -> f64,
+                        "norm",
+                    ),
+                    (llr_logistic::<Pentanomial>, "logistic"),
+                ] {
+                    let (a, b) = (f(&c, e0, e1), f(&won, e0, e1));
+                    assert!(a.is_finite() && b.is_finite(), "{name} {c:?}");
+                    assert!(b > a, "{name} {c:?} [{e0}, {e1}]: {a} -> {b}");
+                }
+            }
+            let t = Trinomial::new(next(scale), next(scale), next(scale));
+            let mut lost = t;
+            lost.losses += 1;
+            assert!(
+                llr_normalized(&lost, 0.0, 5.0) < llr_normalized(&t, 0.0, 5.0),
+                "{t:?}"
+            );
+            assert!(
+                llr_logistic(&lost, 0.0, 5.0) < llr_logistic(&t, 0.0, 5.0),
+                "{t:?}"
+            );
+        }
+    }
+}
