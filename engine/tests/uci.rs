@@ -165,7 +165,11 @@ fn tiny_clock_does_not_flag() {
     let t = Instant::now();
     e.send("go wtime 50 btime 50 winc 10 binc 10");
     e.until("bestmove", LONG);
-    assert!(t.elapsed() < Duration::from_millis(45), "{:?}", t.elapsed());
+    assert!(
+        t.elapsed() < Duration::from_millis(50),
+        "flagged: {:?}",
+        t.elapsed()
+    );
 }
 
 #[test]
