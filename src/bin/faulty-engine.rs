@@ -5,7 +5,7 @@
 //! faulty-engine [--seed N] [--name S] [--slow-start MS] [--no-uciok] [--no-readyok]
 //!               [--crash-after N] [--hang-after N] [--illegal-after N] [--garbage-after N]
 //!               [--null-after N] [--empty-bestmove-after N]
-//!               [--flood N] [--long-line BYTES] [--move-ms MS] [--exit-on-quit-ms MS]
+//!               [--illegal-rate PER_MILLE] [--flood N] [--long-line BYTES] [--move-ms MS] [--exit-on-quit-ms MS]
 //! ```
 
 use shakmaty::uci::UciMove;
@@ -27,6 +27,7 @@ struct Faults {
     garbage_after: Option<u64>,
     null_after: Option<u64>,
     empty_after: Option<u64>,
+    illegal_rate: u64,
     flood: u64,
     long_line: usize,
     move_ms: u64,
@@ -65,6 +66,7 @@ fn parse_args() -> Result<Faults, String> {
             "--garbage-after" => f.garbage_after = Some(num()?),
             "--null-after" => f.null_after = Some(num()?),
             "--empty-bestmove-after" => f.empty_after = Some(num()?),
+            "--illegal-rate" => f.illegal_rate = num()?,
             "--flood" => f.flood = num()?,
             "--long-line" => f.long_line = num()? as usize,
             "--move-ms" => f.move_ms = num()?,
@@ -173,7 +175,9 @@ fn main() {
                     writeln!(out, "\u{1}\u{7f} garbage {{{{ }}}} \u{fffd}").ok();
                     writeln!(out, "info depth banana score cp").ok();
                     "bestmove !!garbage!!".to_owned()
-                } else if reached(f.illegal_after, searches) {
+                } else if reached(f.illegal_after, searches)
+                    || next_random(&mut rng) % 1000 < f.illegal_rate
+                {
                     "bestmove a1a1".to_owned()
                 } else if reached(f.null_after, searches) || moves.is_empty() {
                     "bestmove 0000".to_owned()

@@ -1,5 +1,7 @@
-//! The JSON results file: rewritten (atomically) after every game, so an interrupted match loses
-//! no finished game; `--resume FILE` reads it back and plays only the missing games.
+//! The results: a JSON summary file (rewritten atomically after every game; its size does not
+//! grow with the number of games) and beside it a journal with one JSON line per finished game
+//! (`FILE.games.jsonl`, appended and flushed after every game). An interrupted match loses no
+//! finished game; `--resume FILE` reads both back and plays only the missing games.
 
 use crate::game::{Fault, GameRecord, Outcome};
 use serde::{Deserialize, Serialize};
@@ -83,12 +85,52 @@ pub struct ResultsFile {
     pub engines: Vec<String>,
     /// Games scheduled in all.
     pub scheduled: u64,
-    /// Finished games in the order they finished.
-    pub games: Vec<GameEntry>,
+    /// Games finished so far (the journal holds them).
+    pub finished: u64,
     /// Per-pairing figures at the time of writing.
     pub pairings: Vec<PairingSummary>,
     /// The SPRT decision, once made.
     pub decision: Option<String>,
+}
+
+/// The journal path for a results file: `match.json` → `match.json.games.jsonl`.
+pub fn journal_path(results: &Path) -> std::path::PathBuf {
+    let mut name = results.as_os_str().to_owned();
+    name.push(".games.jsonl");
+    name.into()
+}
+
+/// Reads a journal. A last line cut short by a kill is skipped; any other bad line is an error
+/// naming the line.
+pub fn read_journal(path: &Path) -> Result<Vec<GameEntry>, String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let mut games = Vec::with_capacity(lines.len());
+    for (i, line) in lines.iter().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str(line) {
+            Ok(g) => games.push(g),
+            Err(_) if i + 1 == lines.len() && !text.ends_with('\n') => break,
+            Err(e) => return Err(format!("{}:{}: {e}", path.display(), i + 1)),
+        }
+    }
+    Ok(games)
+}
+
+/// Appends one game to the journal and flushes it to the operating system.
+pub fn append_journal(file: &mut std::fs::File, entry: &GameEntry) -> Result<(), String> {
+    use std::io::Write;
+    let mut line = serde_json::to_string(entry).map_err(|e| e.to_string())?;
+    line.push('\n');
+    file.write_all(line.as_bytes())
+        .and_then(|_| file.flush())
+        .map_err(|e| format!("writing the journal: {e}"))
 }
 
 impl ResultsFile {
@@ -133,11 +175,30 @@ mod tests {
         let f = ResultsFile {
             version: 1,
             args: vec!["--rounds".into(), "2".into()],
-            games: vec![entry],
+            finished: 1,
             ..Default::default()
         };
         f.save(&path).unwrap();
         assert_eq!(ResultsFile::load(&path).unwrap(), f);
+        let journal = journal_path(&path);
+        assert!(journal.to_string_lossy().ends_with("r.json.games.jsonl"));
+        let mut file = std::fs::File::create(&journal).unwrap();
+        append_journal(&mut file, &entry).unwrap();
+        append_journal(
+            &mut file,
+            &GameEntry {
+                id: 4,
+                ..entry.clone()
+            },
+        )
+        .unwrap();
+        let mut text = std::fs::read_to_string(&journal).unwrap();
+        text.push_str("{\"id\": 5, \"pa"); // killed mid-line
+        std::fs::write(&journal, &text).unwrap();
+        let games = read_journal(&journal).unwrap();
+        assert_eq!(games.iter().map(|g| g.id).collect::<Vec<_>>(), [3, 4]);
+        std::fs::write(&journal, "garbage\n{}\n").unwrap();
+        assert!(read_journal(&journal).unwrap_err().contains(":1:"));
         std::fs::write(&path, "{ nope").unwrap();
         assert!(ResultsFile::load(&path)
             .unwrap_err()

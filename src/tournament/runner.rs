@@ -3,7 +3,7 @@
 
 use super::config::{FaultCounts, MatchConfig, MatchOutcome, PairingResult};
 use super::report::{self, Progress};
-use super::resume::{GameEntry, ResultsFile};
+use super::resume::{append_journal, journal_path, read_journal, GameEntry, ResultsFile};
 use super::schedule::{pairings, schedule, GameJob};
 use crate::game::pgn::{write_game, PgnHeader};
 use crate::game::{play_game, GameRecord, GameSettings, Opening, Outcome, Player};
@@ -59,6 +59,7 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
             ..ResultsFile::default()
         },
         pgn: open_pgn(cfg)?,
+        journal: None,
     };
     let mut done = HashSet::new();
     if cfg.resume {
@@ -74,12 +75,14 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
                 old.scheduled
             );
         }
-        for entry in old.games {
+        for entry in read_journal(&journal_path(path)).map_err(anyhow::Error::msg)? {
             if done.insert(entry.id) {
                 state.apply(cfg, &entry);
-                state.file.games.push(entry);
             }
         }
+    }
+    if let Some(path) = &cfg.results {
+        state.journal = Some(open_journal(&journal_path(path), cfg.resume)?);
     }
     let queue: Mutex<VecDeque<GameJob>> = Mutex::new(
         jobs.iter()
@@ -112,8 +115,11 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
                 pgn.flush().context("writing the PGN file")?;
             }
             state.apply(cfg, &entry);
-            state.file.games.push(entry);
+            if let Some(journal) = state.journal.as_mut() {
+                append_journal(journal, &entry).map_err(anyhow::Error::msg)?;
+            }
             if let Some(path) = &cfg.results {
+                state.file.finished = state.outcome.games;
                 state.file.pairings = report::summaries(cfg, &state.outcome);
                 state.file.decision = state.outcome.decision.map(|d| d.to_string());
                 state.file.save(path).map_err(anyhow::Error::msg)?;
@@ -153,6 +159,20 @@ fn check(cfg: &MatchConfig) -> anyhow::Result<()> {
         bail!("concurrency must be at least 1");
     }
     for e in &cfg.engines {
+        let cmd = std::path::Path::new(&e.spec.cmd);
+        let base = e
+            .spec
+            .dir
+            .as_deref()
+            .filter(|_| cmd.is_relative() && !cmd.exists());
+        let exists = base.map_or_else(|| cmd.exists(), |d| d.join(cmd).exists());
+        if e.spec.cmd.contains('/') && !exists {
+            bail!(
+                "engine {}: `{}` does not exist",
+                e.spec.display_name(),
+                e.spec.cmd
+            );
+        }
         if !e.limits.is_bounded() {
             bail!(
                 "engine {}: no time control or limit (give tc=, st=, nodes= or depth=)",
@@ -177,6 +197,18 @@ fn open_pgn(cfg: &MatchConfig) -> anyhow::Result<Option<std::fs::File>> {
     Ok(Some(opts.open(path).with_context(|| {
         format!("cannot open {}", path.display())
     })?))
+}
+
+fn open_journal(path: &std::path::Path, append: bool) -> anyhow::Result<std::fs::File> {
+    let mut opts = std::fs::OpenOptions::new();
+    opts.create(true);
+    if append {
+        opts.append(true);
+    } else {
+        opts.write(true).truncate(true);
+    }
+    opts.open(path)
+        .with_context(|| format!("cannot open {}", path.display()))
 }
 
 fn pgn_header(cfg: &MatchConfig, job: &GameJob, n_openings: usize) -> PgnHeader {
@@ -247,6 +279,7 @@ struct State {
     outcome: MatchOutcome,
     file: ResultsFile,
     pgn: Option<std::fs::File>,
+    journal: Option<std::fs::File>,
 }
 
 impl State {
