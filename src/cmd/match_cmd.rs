@@ -107,8 +107,10 @@ struct Stored {
 /// was stopped because --recover is off).
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let cfg = build_config(args, "match", None)?;
+    let start = std::time::Instant::now();
     let outcome = run_match(&cfg)?;
     print_final(&cfg, &outcome);
+    print_speed(&outcome, start.elapsed());
     Ok(if outcome.aborted.is_some() { 1 } else { 0 })
 }
 
@@ -260,6 +262,35 @@ fn load_openings(args: &Args) -> anyhow::Result<(Vec<crate::game::Opening>, Stri
         .file_name()
         .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
     Ok((openings, name))
+}
+
+/// CPU seconds (user + system) used by this process itself, engines excluded (Linux /proc).
+fn own_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which is in parentheses and may contain spaces).
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_ascii_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0) // USER_HZ is 100 on Linux.
+}
+
+/// Games per minute and the runner's own CPU time.
+pub fn print_speed(o: &MatchOutcome, wall: std::time::Duration) {
+    let wall = wall.as_secs_f64().max(1e-9);
+    let played = o.games as f64;
+    print!("Wall {wall:.1} s, {:.1} games/min", played * 60.0 / wall);
+    if let Some(cpu) = own_cpu_seconds() {
+        let per_game = if played > 0.0 {
+            1000.0 * cpu / played
+        } else {
+            0.0
+        };
+        print!(
+            ", runner CPU {cpu:.2} s ({per_game:.1} ms/game, {:.2} % of wall)",
+            100.0 * cpu / wall
+        );
+    }
+    println!();
 }
 
 /// The final report: every pairing in the fastchess layout, faults, and speed.
