@@ -22,8 +22,8 @@ pub struct Args {
     /// Settings for every engine, same keys as --engine (an engine's own words win).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub each: Vec<String>,
-    /// Engine under test, listed first: a command or rev:REV; named "dev" unless --engine-style
-    /// name= is added with --each. Shorthand for --engine cmd=X name=dev.
+    /// Engine under test, listed first: a command or rev:REV (rev:WORKTREE = the working tree as
+    /// it is). Shorthand for --engine cmd=X name=dev.
     #[arg(long, value_name = "CMD|rev:REV")]
     pub dev: Option<String>,
     /// Baseline engine, listed second: a command or rev:REV (e.g. rev:HEAD~1); named "base".
@@ -66,7 +66,8 @@ pub struct Args {
     /// Append every game to this PGN file (`file=PATH` also accepted).
     #[arg(long, value_name = "FILE")]
     pub pgnout: Option<String>,
-    /// JSON results file, rewritten after every game (the resume file). Default: match.json / sprt.json.
+    /// JSON results summary, rewritten after every game, with a journal of every game beside it
+    /// (FILE.games.jsonl); together they are the resume file. Default: match.json / sprt.json.
     #[arg(long, value_name = "FILE")]
     pub results: Option<PathBuf>,
     /// Continue an interrupted match from its results file (all other options come from the file).
