@@ -22,8 +22,8 @@ pub struct Args {
     /// Settings for every engine, same keys as --engine (an engine's own words win).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub each: Vec<String>,
-    /// Engine under test, listed first: a command or rev:REV; named "dev" unless --engine-style
-    /// name= is added with --each. Shorthand for --engine cmd=X name=dev.
+    /// Engine under test, listed first: a command or rev:REV (rev:WORKTREE = the working tree as
+    /// it is). Shorthand for --engine cmd=X name=dev.
     #[arg(long, value_name = "CMD|rev:REV")]
     pub dev: Option<String>,
     /// Baseline engine, listed second: a command or rev:REV (e.g. rev:HEAD~1); named "base".
@@ -66,7 +66,8 @@ pub struct Args {
     /// Append every game to this PGN file (`file=PATH` also accepted).
     #[arg(long, value_name = "FILE")]
     pub pgnout: Option<String>,
-    /// JSON results file, rewritten after every game (the resume file). Default: match.json / sprt.json.
+    /// JSON results summary, rewritten after every game, with a journal of every game beside it
+    /// (FILE.games.jsonl); together they are the resume file. Default: match.json / sprt.json.
     #[arg(long, value_name = "FILE")]
     pub results: Option<PathBuf>,
     /// Continue an interrupted match from its results file (all other options come from the file).
@@ -107,8 +108,10 @@ struct Stored {
 /// was stopped because --recover is off).
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let cfg = build_config(args, "match", None)?;
+    let start = std::time::Instant::now();
     let outcome = run_match(&cfg)?;
     print_final(&cfg, &outcome);
+    print_speed(&outcome, start.elapsed());
     Ok(if outcome.aborted.is_some() { 1 } else { 0 })
 }
 
@@ -260,6 +263,35 @@ fn load_openings(args: &Args) -> anyhow::Result<(Vec<crate::game::Opening>, Stri
         .file_name()
         .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
     Ok((openings, name))
+}
+
+/// CPU seconds (user + system) used by this process itself, engines excluded (Linux /proc).
+fn own_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which is in parentheses and may contain spaces).
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_ascii_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0) // USER_HZ is 100 on Linux.
+}
+
+/// Games per minute and the runner's own CPU time.
+pub fn print_speed(o: &MatchOutcome, wall: std::time::Duration) {
+    let wall = wall.as_secs_f64().max(1e-9);
+    let played = o.games as f64;
+    print!("Wall {wall:.1} s, {:.1} games/min", played * 60.0 / wall);
+    if let Some(cpu) = own_cpu_seconds() {
+        let per_game = if played > 0.0 {
+            1000.0 * cpu / played
+        } else {
+            0.0
+        };
+        print!(
+            ", runner CPU {cpu:.2} s ({per_game:.1} ms/game, {:.2} % of wall)",
+            100.0 * cpu / wall
+        );
+    }
+    println!();
 }
 
 /// The final report: every pairing in the fastchess layout, faults, and speed.

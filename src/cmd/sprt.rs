@@ -38,8 +38,10 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let mut cfg = build_config(args.match_args, "sprt", Some(100_000))?;
     check_two_engines(&cfg)?;
     cfg.sprt = Some(sprt);
+    let start = std::time::Instant::now();
     let outcome = run_match(&cfg)?;
     print_final(&cfg, &outcome);
+    match_cmd::print_speed(&outcome, start.elapsed());
     if !outcome.history.is_empty() {
         let title = format!("{} vs {}", outcome.names[0], outcome.names[1]);
         sprt_chart(&outcome.history, &sprt, &title, &args.plot)?;
