@@ -11,5 +11,6 @@ pub mod board;
 pub mod eval;
 pub mod movegen;
 pub mod search;
+pub mod selfplay;
 pub mod types;
 pub mod uci;

@@ -1,4 +1,5 @@
-//! The `sable` binary: UCI engine by default; `sable perft DEPTH [FEN]` and `sable bench` as tools.
+//! The `sable` binary: UCI engine by default; `sable perft DEPTH [FEN]`, `sable bench [DEPTH]`
+//! and `sable selfplay ...` as tools.
 
 mod perft_cmd;
 
@@ -6,7 +7,12 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let code = match args.first().map(String::as_str) {
         Some("perft") => perft_cmd::run(&args[1..]),
-        _ => 0,
+        Some("bench") => sable::bench::main(&args[1..]),
+        Some("selfplay") => sable::selfplay::main(&args[1..]),
+        _ => {
+            sable::uci::Uci::new().run();
+            0
+        }
     };
     std::process::exit(code);
 }

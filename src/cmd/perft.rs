@@ -1,10 +1,223 @@
-//! `harness perft` (not implemented yet).
+//! `harness perft`: run perft suites against the engine's move generator, find the first wrong
+//! position with shakmaty when a count is off, cross-check random positions, and (hidden)
+//! regenerate the built-in suite.
+
+use crate::suites::perft::{
+    default_suite, parallel_perft, parse_suite, run_suite, CaseResult, PerftCase, SuiteReport,
+    DEFAULT_MAX_DEPTH, DEFAULT_SUITE_NAME,
+};
+use crate::suites::perft_referee::{
+    cross_check, find_bug, generate_suite, random_positions, referee_position, Diagnosis,
+};
+use anyhow::{bail, Context};
+use indicatif::{ProgressBar, ProgressStyle};
+use sable::board::Board;
+use std::path::PathBuf;
+use std::time::Instant;
 
 /// Options of this subcommand.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Perft suite files (`FEN ;D1 20 ;D2 400 ...` per line). Default: the built-in
+    /// suites/perft.epd.
+    pub files: Vec<PathBuf>,
+    /// Skip depths above this one (default 6; the built-in suite is sized for it).
+    #[arg(long, default_value_t = DEFAULT_MAX_DEPTH)]
+    pub max_depth: u32,
+    /// Check a single position instead of a suite (against shakmaty; with --depth).
+    #[arg(long, conflicts_with_all = ["files", "random"])]
+    pub fen: Option<String>,
+    /// Depth for --fen (default 5).
+    #[arg(long, default_value_t = 5, requires = "fen")]
+    pub depth: u32,
+    /// Cross-check N random positions (playouts from the suite positions) against shakmaty at
+    /// depths 1 to 3 instead of checking the suite's counts.
+    #[arg(long, value_name = "N")]
+    pub random: Option<usize>,
+    /// Seed of the random playouts for --random (default 1).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print only failing positions, not one line per position (for big suites).
+    #[arg(long)]
+    pub failures_only: bool,
+    /// How many failing positions to diagnose with shakmaty (default 3; diagnosis runs
+    /// shakmaty's perft, which can take a while at depth 6).
+    #[arg(long, default_value_t = 3)]
+    pub diagnose: usize,
+    /// Write a freshly computed built-in suite to this file (developer tool, see
+    /// scripts/gen-perft-suite.sh).
+    #[arg(long, value_name = "OUT", hide = true)]
+    pub generate: Option<PathBuf>,
+}
 
-/// Runs the subcommand; returns the process exit code.
-pub fn run(_args: Args) -> anyhow::Result<i32> {
-    anyhow::bail!("not implemented yet")
+/// Runs the subcommand; returns the process exit code (0 all good, 1 any mismatch).
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    if let Some(out) = &args.generate {
+        let text = generate_suite(8_000_000, 40)?;
+        std::fs::write(out, text).with_context(|| format!("cannot write {}", out.display()))?;
+        eprintln!("wrote {}", out.display());
+        return Ok(0);
+    }
+    if let Some(fen) = &args.fen {
+        return run_single(fen, args.depth);
+    }
+    let suites = load_suites(&args.files)?;
+    if let Some(n) = args.random {
+        let seeds: Vec<String> = suites
+            .iter()
+            .flat_map(|(_, c)| c.iter().map(|c| c.fen.clone()))
+            .collect();
+        return run_random(&seeds, n, args.seed);
+    }
+    let mut code = 0;
+    for (name, cases) in &suites {
+        let report = run_with_progress(name, cases, args.max_depth);
+        print_report(name, &report, args.failures_only);
+        if !report.passed() {
+            code = 1;
+            diagnose(&report, args.diagnose)?;
+        }
+    }
+    Ok(code)
+}
+
+/// Reads the given suite files, or the built-in suite when none is given.
+fn load_suites(files: &[PathBuf]) -> anyhow::Result<Vec<(String, Vec<PerftCase>)>> {
+    if files.is_empty() {
+        return Ok(vec![(DEFAULT_SUITE_NAME.to_string(), default_suite()?)]);
+    }
+    files
+        .iter()
+        .map(|f| {
+            let name = f.display().to_string();
+            let bytes = std::fs::read(f).with_context(|| format!("cannot read {name}"))?;
+            let text = String::from_utf8_lossy(&bytes);
+            Ok((name.clone(), parse_suite(&text, &name)?))
+        })
+        .collect()
+}
+
+/// Runs one suite with a progress bar on stderr.
+pub fn run_with_progress(name: &str, cases: &[PerftCase], max_depth: u32) -> SuiteReport {
+    let bar = ProgressBar::new(cases.len() as u64).with_style(
+        ProgressStyle::with_template(
+            "{prefix} [{bar:30}] {pos}/{len} positions, {elapsed} (eta {eta})",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    bar.set_prefix(format!("perft {name}"));
+    let report = run_suite(cases, max_depth, &|_: &CaseResult| bar.inc(1));
+    bar.finish_and_clear();
+    report
+}
+
+fn print_report(name: &str, report: &SuiteReport, failures_only: bool) {
+    for case in &report.cases {
+        let deepest = case.results.last();
+        match case.first_failure() {
+            None if failures_only => {}
+            None => println!(
+                "ok    line {:>5}  {}  D{} {} ({:.2}s)",
+                case.line,
+                case.fen,
+                deepest.map_or(0, |r| r.depth),
+                deepest.map_or(0, |r| r.got),
+                case.elapsed.as_secs_f64()
+            ),
+            Some(r) => println!(
+                "FAIL  line {:>5}  {}  D{}: expected {}, got {}",
+                case.line, case.fen, r.depth, r.expected, r.got
+            ),
+        }
+    }
+    let failed = report.failures().count();
+    println!(
+        "{name}: {} positions, {} passed, {} failed; {} nodes in {:.2}s ({:.1} Mnps)",
+        report.cases.len(),
+        report.cases.len() - failed,
+        failed,
+        report.total_nodes,
+        report.elapsed.as_secs_f64(),
+        report.nps() / 1e6
+    );
+}
+
+/// Finds the first wrong position for up to `limit` failing cases.
+fn diagnose(report: &SuiteReport, limit: usize) -> anyhow::Result<()> {
+    for case in report.failures().take(limit) {
+        let Some(r) = case.first_failure() else {
+            continue;
+        };
+        eprintln!(
+            "diagnosing line {} at depth {} with shakmaty...",
+            case.line, r.depth
+        );
+        print_diagnosis(&case.fen, r.depth)?;
+    }
+    Ok(())
+}
+
+fn print_diagnosis(fen: &str, depth: u32) -> anyhow::Result<()> {
+    match find_bug(fen, depth)? {
+        Diagnosis::Bug(bug) => print!("{bug}"),
+        Diagnosis::Agree { count } => println!(
+            "  shakmaty also counts {count} for {fen} at depth {depth}: the expected count looks wrong"
+        ),
+    }
+    Ok(())
+}
+
+/// `--fen FEN --depth N`: our counts against shakmaty's at every depth up to N.
+fn run_single(fen: &str, depth: u32) -> anyhow::Result<i32> {
+    let board = Board::from_fen(fen).with_context(|| format!("bad FEN '{fen}'"))?;
+    let pos = referee_position(fen)?;
+    sable::movegen::init();
+    for d in 1..=depth {
+        let t = Instant::now();
+        let ours = parallel_perft(&board, d);
+        let secs = t.elapsed().as_secs_f64();
+        let theirs = shakmaty::perft(&pos, d);
+        let verdict = if ours == theirs { "ok" } else { "FAIL" };
+        println!(
+            "{verdict:4}  D{d} {ours} (shakmaty {theirs})  {secs:.2}s  {:.1} Mnps",
+            ours as f64 / secs.max(1e-9) / 1e6
+        );
+        if ours != theirs {
+            print_diagnosis(fen, d)?;
+            return Ok(1);
+        }
+    }
+    Ok(0)
+}
+
+/// `--random N`: random playouts from the suite positions, cross-checked at depths 1-3.
+fn run_random(seeds: &[String], n: usize, seed: u64) -> anyhow::Result<i32> {
+    if n == 0 {
+        bail!("--random needs at least 1 position");
+    }
+    let fens = random_positions(seeds, n, seed)?;
+    let bar = ProgressBar::new(n as u64).with_style(
+        ProgressStyle::with_template(
+            "random positions [{bar:30}] {pos}/{len}, {elapsed} (eta {eta})",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    let failures = cross_check(&fens, 3, &|| bar.inc(1))?;
+    bar.finish_and_clear();
+    for f in failures.iter().take(20) {
+        println!(
+            "FAIL  {}  D{}: sable {}, shakmaty {}",
+            f.fen, f.depth, f.ours, f.theirs
+        );
+    }
+    if let Some(f) = failures.first() {
+        print_diagnosis(&f.fen, f.depth)?;
+    }
+    println!(
+        "random: {n} positions (seed {seed}), {} mismatches against shakmaty at depths 1-3",
+        failures.len()
+    );
+    Ok(if failures.is_empty() { 0 } else { 1 })
 }

@@ -1,10 +1,352 @@
-//! `harness tune` (not implemented yet).
+//! `harness tune DATA...`: Texel tuning of the evaluation weights.
+//!
+//! Loads labelled positions, extracts the engine's trace of each once (optionally after a
+//! quiescence resolution), fits K, runs Adam with a held-out validation split, and writes the
+//! weights file the engine loads (`setoption name EvalFile value FILE`).
+
+use crate::tune::optimise::{self, Checkpoint, Config, EpochStat, Progress};
+use crate::tune::{coefs, dataset, kfit, model, output, rng::Rng, store::Store};
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressStyle};
+use sable::eval::Params;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Starting weights.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq)]
+pub enum Init {
+    /// The engine's compiled-in defaults.
+    Current,
+    /// Classic material values (100/300/300/500/900), everything else 0.
+    Material,
+    /// Every weight 0.
+    Zero,
+}
 
 /// Options of this subcommand.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Labelled positions: EPD `FEN c9 "1-0";`, `FEN [1.0]` or CSV `fen,result,score` (mixed freely).
+    #[arg(required = true)]
+    pub data: Vec<PathBuf>,
+    /// Skip (and count) malformed dataset lines instead of stopping at the first.
+    #[arg(long)]
+    pub skip_bad: bool,
+    /// Resolve every position to the quiet leaf of the engine's quiescence PV before tracing.
+    #[arg(long)]
+    pub qsearch: bool,
+    /// Number of epochs.
+    #[arg(long, default_value_t = 300)]
+    pub epochs: usize,
+    /// Adam learning rate (about the largest change of a weight per step, in centipawns).
+    #[arg(long, default_value_t = 1.0)]
+    pub lr: f64,
+    /// Positions per mini-batch; 0 = full batch (one Adam step per epoch).
+    #[arg(long, default_value_t = 0)]
+    pub batch: usize,
+    /// The sigmoid scale K in `1 / (1 + 10^(-K * eval / 400))`; fitted on the data when absent.
+    #[arg(long)]
+    pub k: Option<f64>,
+    /// Starting weights.
+    #[arg(long, value_enum, default_value_t = Init::Current)]
+    pub init: Init,
+    /// Groups of terms that keep their starting values, comma separated (e.g. `material,pst`).
+    #[arg(long, value_delimiter = ',')]
+    pub freeze: Vec<String>,
+    /// Fraction of the positions held out for the validation loss.
+    #[arg(long, default_value_t = 0.1)]
+    pub valid: f64,
+    /// Seed of the shuffle that chooses the validation positions.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (0 = one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Checkpoint file (none by default); written every `--checkpoint-every` epochs.
+    #[arg(long)]
+    pub checkpoint: Option<PathBuf>,
+    /// Epochs between checkpoints.
+    #[arg(long, default_value_t = 10)]
+    pub checkpoint_every: usize,
+    /// Continue from `--checkpoint` (same data and options) instead of starting afresh.
+    #[arg(long, requires = "checkpoint")]
+    pub resume: bool,
+    /// Output weights file (JSON, loadable by the engine as EvalFile).
+    #[arg(short, long, default_value = "tuned.json")]
+    pub out: PathBuf,
+    /// Also write the weights as Rust source of the engine's compiled-in defaults.
+    #[arg(long)]
+    pub emit_rust: Option<PathBuf>,
+    /// Print the tuned tables (PSTs in the 8x8 layout, rank 8 on top).
+    #[arg(long)]
+    pub tables: bool,
+    /// Loss-curve picture (SVG); its data goes to a CSV with the same stem.
+    #[arg(long)]
+    pub curve: Option<PathBuf>,
+    /// Speed benchmark: replicate the loaded positions up to N training positions.
+    #[arg(long, default_value_t = 0)]
+    pub replicate: usize,
+}
+
+/// Draws the epoch bar.
+struct Bar(ProgressBar, usize);
+
+impl Progress for Bar {
+    fn epoch(&mut self, s: &EpochStat) {
+        self.0.set_position(s.epoch as u64);
+        self.0.set_message(format!(
+            "loss {:.6}  valid {:.6}  {:.2} M pos/s ({:.2} M/thread)",
+            s.train,
+            s.valid,
+            s.pos_per_s / 1e6,
+            s.pos_per_s / 1e6 / self.1 as f64
+        ));
+    }
+}
+
+/// Loads, shuffles and traces every dataset file.
+fn load(args: &Args) -> anyhow::Result<Store> {
+    let mut records = Vec::new();
+    for path in &args.data {
+        let l = dataset::read_file(path, args.skip_bad)?;
+        eprintln!(
+            "{}: {} positions{}",
+            path.display(),
+            l.records.len(),
+            skipped_note(l.skipped)
+        );
+        records.extend(l.records);
+    }
+    anyhow::ensure!(!records.is_empty(), "no positions to tune on");
+    Rng::new(args.seed).shuffle(&mut records);
+    let t = Instant::now();
+    let built = coefs::build(&records, args.qsearch);
+    for e in &built.examples {
+        eprintln!("rejected: {e}");
+    }
+    eprintln!(
+        "traced {} positions in {:.1}s ({} rejected), {} terms, {:.0} bytes/position",
+        built.store.len(),
+        t.elapsed().as_secs_f64(),
+        built.rejected,
+        built.store.idx.len(),
+        built.store.bytes() as f64 / built.store.len().max(1) as f64
+    );
+    Ok(built.store)
+}
+
+fn skipped_note(n: usize) -> String {
+    if n == 0 {
+        String::new()
+    } else {
+        format!(" ({n} bad lines skipped)")
+    }
+}
+
+/// The frozen mask from `--freeze` group names (unknown names are an error listing the groups).
+fn frozen_mask(groups: &[String]) -> anyhow::Result<Vec<bool>> {
+    let n = Params::len();
+    let all: std::collections::BTreeSet<&str> = (0..n).map(Params::group).collect();
+    for g in groups {
+        anyhow::ensure!(
+            all.contains(g.as_str()),
+            "unknown group `{g}` for --freeze (groups: {all:?})"
+        );
+    }
+    Ok((0..n)
+        .map(|i| groups.iter().any(|g| g == Params::group(i)))
+        .collect())
+}
 
 /// Runs the subcommand; returns the process exit code.
-pub fn run(_args: Args) -> anyhow::Result<i32> {
-    anyhow::bail!("not implemented yet")
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    if args.threads > 0 {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(args.threads)
+            .build_global()?;
+    }
+    anyhow::ensure!(
+        (0.0..1.0).contains(&args.valid),
+        "--valid must be in [0, 1)"
+    );
+    let threads = rayon::current_num_threads();
+    let mut train = load(&args)?;
+    if args.replicate > train.len() {
+        let base = train.clone();
+        while train.len() < args.replicate {
+            train.extend(&base);
+        }
+        train.split_off(args.replicate);
+        eprintln!(
+            "replicated to {} positions ({:.0} MB)",
+            train.len(),
+            train.bytes() as f64 / 1e6
+        );
+    }
+    let n_valid = (train.len() as f64 * args.valid).round() as usize;
+    let valid = train.split_off(train.len() - n_valid);
+    let n = Params::len();
+    anyhow::ensure!(
+        train
+            .idx
+            .iter()
+            .chain(&valid.idx)
+            .all(|&i| (i as usize) < n),
+        "the trace uses a parameter index beyond Params::len() = {n}"
+    );
+    let init = match args.init {
+        Init::Current => output::to_f64(&Params::default()),
+        Init::Material => output::to_f64(&Params::material_only()),
+        Init::Zero => vec![[0.0; 2]; n],
+    };
+    let frozen = frozen_mask(&args.freeze)?;
+    let state = if args.resume {
+        let path = args
+            .checkpoint
+            .as_ref()
+            .expect("clap requires --checkpoint");
+        let c = Checkpoint::load(path)?;
+        eprintln!("resuming {} at epoch {}", path.display(), c.epoch);
+        c
+    } else {
+        let k = match args.k {
+            Some(k) => k,
+            None => fit_k(&train)?,
+        };
+        optimise::fresh(init, k, args.lr, (train.len(), valid.len()))
+    };
+    report_start(&train, &valid, &state)?;
+    let cfg = Config {
+        epochs: args.epochs,
+        lr: args.lr,
+        batch: args.batch,
+        frozen,
+        checkpoint: args.checkpoint.clone(),
+        checkpoint_every: args.checkpoint_every,
+    };
+    let bar = ProgressBar::new(args.epochs as u64).with_position(state.epoch as u64);
+    bar.set_style(ProgressStyle::with_template(
+        "epoch {pos}/{len} [{elapsed_precise}] {wide_bar} {msg}",
+    )?);
+    let mut progress = Bar(bar, threads);
+    let t = Instant::now();
+    let cpu0 = cpu_seconds();
+    let epochs_before = state.epoch;
+    let done = optimise::run(&train, &valid, &cfg, state, &mut progress)?;
+    progress.0.finish();
+    let secs = t.elapsed().as_secs_f64();
+    let cpu = cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
+    let timing = Timing {
+        epochs: done.epoch - epochs_before,
+        secs,
+        cpu,
+        threads,
+    };
+    finish(&args, &train, &valid, &done, timing)
+}
+
+/// Fits K on the training set at the engine's current weights, and says so.
+fn fit_k(train: &Store) -> anyhow::Result<f64> {
+    let w = model::to_dense(&output::to_f64(&Params::default())).map_err(anyhow::Error::msg)?;
+    let evals = model::evals(train, &w, 0..train.len());
+    let results: Vec<f64> = train.entries.iter().map(|e| e.result as f64).collect();
+    let (k, l) = kfit::fit_k(&evals, &results, 0.05, 10.0);
+    eprintln!("fitted K = {k:.4} (loss {l:.6} at the current weights)");
+    Ok(k)
+}
+
+fn report_start(train: &Store, valid: &Store, st: &Checkpoint) -> anyhow::Result<()> {
+    let w = model::to_dense(&st.weights).map_err(anyhow::Error::msg)?;
+    eprintln!(
+        "{} training + {} validation positions, {} weights, K = {:.4}; starting loss {:.6} (validation {:.6})",
+        train.len(),
+        valid.len(),
+        st.weights.len(),
+        st.k,
+        model::loss(train, &w, st.k, 0..train.len()),
+        model::loss(valid, &w, st.k, 0..valid.len())
+    );
+    Ok(())
+}
+
+/// CPU seconds (user + system) this process has used, from /proc (None elsewhere). On a shared
+/// machine the wall clock overstates the work; CPU time gives the per-thread throughput.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // fields after the parenthesised command name; utime and stime are the 12th and 13th
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split(' ').collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0) // USER_HZ is 100 on Linux
+}
+
+/// How long the epochs took.
+struct Timing {
+    epochs: usize,
+    secs: f64,
+    cpu: Option<f64>,
+    threads: usize,
+}
+
+fn finish(
+    args: &Args,
+    train: &Store,
+    valid: &Store,
+    done: &Checkpoint,
+    tm: Timing,
+) -> anyhow::Result<i32> {
+    let Timing {
+        epochs,
+        secs,
+        cpu,
+        threads,
+    } = tm;
+    let w = model::to_dense(&done.weights).map_err(anyhow::Error::msg)?;
+    let params = output::to_params(&done.weights);
+    params
+        .save(&args.out)
+        .with_context(|| format!("writing {}", args.out.display()))?;
+    if let Some(p) = &args.emit_rust {
+        std::fs::write(p, params.to_rust()).with_context(|| format!("writing {}", p.display()))?;
+    }
+    if let Some(p) = &args.curve {
+        output::write_curve(&done.history, p)?;
+    }
+    if args.tables {
+        println!("{}", params.display_tables());
+    }
+    let per_epoch = secs / epochs.max(1) as f64;
+    println!("K                {:.4}", done.k);
+    println!(
+        "training loss    {:.6}",
+        model::loss(train, &w, done.k, 0..train.len())
+    );
+    println!(
+        "validation loss  {:.6}",
+        model::loss(valid, &w, done.k, 0..valid.len())
+    );
+    println!(
+        "epochs           {} in {:.2}s ({:.4}s/epoch, {:.2} M pos/s on {} threads = {:.2} M pos/s/thread)",
+        epochs,
+        secs,
+        per_epoch,
+        train.len() as f64 / per_epoch / 1e6,
+        threads,
+        train.len() as f64 / per_epoch / 1e6 / threads as f64
+    );
+    if let Some(cpu) = cpu {
+        println!(
+            "cpu time         {:.2}s ({:.2} M pos per CPU-second; validation and checkpoints included)",
+            cpu,
+            (train.len() * epochs) as f64 / cpu.max(1e-9) / 1e6
+        );
+    }
+    println!(
+        "memory           {:.1} MB for {} positions ({:.0} bytes each)",
+        (train.bytes() + valid.bytes()) as f64 / 1e6,
+        train.len() + valid.len(),
+        (train.bytes() + valid.bytes()) as f64 / (train.len() + valid.len()) as f64
+    );
+    println!("weights          {}", args.out.display());
+    Ok(0)
 }

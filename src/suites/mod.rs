@@ -6,6 +6,8 @@ pub mod epd_mate;
 pub mod epd_report;
 pub mod epd_run;
 pub mod epd_score;
+pub mod perft;
+pub mod perft_referee;
 
 /// The shared reference data (`../shared/data` beside the checkout, as in CI, or `/work/shared/data`).
 #[cfg(test)]

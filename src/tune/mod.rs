@@ -1,1 +1,13 @@
 //! Texel tuning: datasets, coefficient extraction, K fitting, optimiser, weight output.
+
+pub mod adam;
+pub mod coefs;
+pub mod dataset;
+pub mod kfit;
+pub mod labels;
+pub mod model;
+pub mod optimise;
+pub mod output;
+pub mod pgn;
+pub mod rng;
+pub mod store;

@@ -188,6 +188,9 @@ impl Board {
         if field == "-" {
             return Ok(CastlingRights::NONE);
         }
+        if field.is_empty() || field.len() > 4 || !field.chars().all(|c| "KQkq".contains(c)) {
+            return Err(FenError::BadCastling(field.to_string()));
+        }
         let mut rights = CastlingRights::NONE;
         for ch in field.chars() {
             let (right, color, rook_file) = match ch {

@@ -1,1 +1,36 @@
 //! Evaluation: tunable weights (`Params`), `evaluate`, and `trace` for the tuner.
+//!
+//! The score is a tapered blend of a middle-game and an end-game sum of linear terms (material,
+//! piece-square tables, mobility, pawn structure, king safety, bishop pair, rooks on open files,
+//! tempo), scaled down in drawish material and topped up by a mop-up bonus against a bare king.
+//! Every term is linear in its weights, so `trace` can hand the tuner the exact coefficients:
+//! `evaluate(b, p) == ±trace(b).white_eval(&p.weights())` holds for every position.
+
+mod defaults;
+mod display;
+mod endgame;
+mod evaluate;
+mod io;
+mod params;
+mod score;
+mod terms;
+mod trace;
+mod view;
+
+pub use evaluate::evaluate;
+pub use io::ParamsError;
+pub use params::{Block, Labels, Params, BLOCKS};
+pub use score::S;
+pub use trace::{trace, Trace};
+
+/// Phase of a full middle game (all pieces on the board); 0 is a pure pawn ending.
+pub const PHASE_MAX: i32 = 24;
+/// Denominator of the end-game scale factor: `SCALE_MAX` leaves the end-game score unchanged.
+pub const SCALE_MAX: i32 = 128;
+
+/// Blends a middle-game and an end-game score by `phase` (0..=24), scaling the end-game part by
+/// `scale / 128`. This is the one integer formula shared by `evaluate` and `Trace::white_eval`.
+#[inline(always)]
+pub fn taper(mg: i32, eg: i32, phase: i32, scale: i32) -> i32 {
+    (mg * phase + eg * (PHASE_MAX - phase) * scale / SCALE_MAX) / PHASE_MAX
+}

@@ -10,7 +10,8 @@ impl Board {
     /// this position, ignoring whether it leaves the own king in check (castling is checked
     /// fully). Safe to call with any 16 bits.
     pub fn is_pseudo_legal(&self, m: Move) -> bool {
-        if m.is_null() {
+        // Promotion-piece bits on a non-promotion would be a second encoding of the same move.
+        if m.is_null() || (!m.is_promotion() && m.raw() & 0x3000 != 0) {
             return false;
         }
         let us = self.side_to_move();

@@ -1,1 +1,231 @@
-//! Search: iterative deepening, PVS alpha-beta, quiescence, SEE, ordering, TT, time management.
+//! Search: iterative deepening with aspiration windows around a negamax PVS alpha-beta,
+//! quiescence search, SEE, a staged move picker, a transposition table and time management.
+//!
+//! Every selectivity feature is switchable through [`SearchOptions`] (and UCI options of the
+//! same names) so a match can compare "with" against "without" on one binary.
+
+mod alphabeta;
+pub mod history;
+pub mod limits;
+pub mod movepick;
+mod qsearch;
+pub mod score;
+pub mod see;
+pub mod time;
+pub mod tt;
+
+pub use limits::Limits;
+pub use score::Score;
+
+use crate::board::Board;
+use crate::eval::Params;
+use crate::types::Move;
+use history::{History, Killers};
+use score::MAX_PLY;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use time::TimeManager;
+use tt::TranspositionTable;
+
+/// The outcome of a search (or of one completed iteration, as given to a [`Reporter`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play; `Move::NULL` only when the position has no legal move.
+    pub best_move: Move,
+    /// Score from the side to move's view.
+    pub score: Score,
+    /// Last completed iteration depth.
+    pub depth: i32,
+    /// Deepest ply reached (including quiescence).
+    pub seldepth: i32,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Principal variation, starting with `best_move`.
+    pub pv: Vec<Move>,
+    /// TT occupancy in per mille when the iteration ended (UCI `hashfull`).
+    pub hashfull: u32,
+}
+
+/// Receives the search's progress, one call per completed iteration.
+pub trait Reporter {
+    /// An iteration finished (`info` holds its result) after `elapsed` since the search began.
+    fn iteration(&mut self, _info: &SearchResult, _elapsed: Duration) {}
+}
+
+/// A reporter that ignores everything (tests, data generation).
+pub struct NoReport;
+
+impl Reporter for NoReport {}
+
+/// Switches for each selectivity feature and the time reserve. `Default` = everything on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Null-move pruning (UCI `NullMove`).
+    pub null_move: bool,
+    /// Late move reductions (UCI `LMR`).
+    pub lmr: bool,
+    /// Reverse futility (static null move) pruning (UCI `RFP`).
+    pub rfp: bool,
+    /// Futility pruning of quiet moves near the leaves (UCI `Futility`).
+    pub futility: bool,
+    /// Extend nodes in check by one ply (UCI `CheckExtension`).
+    pub check_extension: bool,
+    /// Time kept in reserve for the GUI and communication (UCI `Move Overhead`).
+    pub move_overhead: Duration,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            null_move: true,
+            lmr: true,
+            rfp: true,
+            futility: true,
+            check_extension: true,
+            move_overhead: Duration::from_millis(10),
+        }
+    }
+}
+
+impl SearchOptions {
+    /// The names of the boolean feature switches, as UCI options.
+    pub const FEATURES: [&'static str; 5] =
+        ["NullMove", "LMR", "RFP", "Futility", "CheckExtension"];
+
+    /// Turn a feature on or off by its UCI name (case-insensitive); false if no such feature.
+    pub fn set_feature(&mut self, name: &str, on: bool) -> bool {
+        let slot = match name.to_ascii_lowercase().as_str() {
+            "nullmove" => &mut self.null_move,
+            "lmr" => &mut self.lmr,
+            "rfp" => &mut self.rfp,
+            "futility" => &mut self.futility,
+            "checkextension" => &mut self.check_extension,
+            _ => return false,
+        };
+        *slot = on;
+        true
+    }
+}
+
+/// The searcher: owns the TT, ordering tables and evaluation weights across searches.
+pub struct Searcher {
+    tt: TranspositionTable,
+    history: History,
+    killers: Killers,
+    params: Params,
+    options: SearchOptions,
+    stop: Arc<AtomicBool>,
+    // Per-search state.
+    nodes: u64,
+    node_limit: u64,
+    seldepth: usize,
+    stopped: bool,
+    can_stop: bool,
+    time: Option<TimeManager>,
+    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    keys: [u64; MAX_PLY + 1],
+}
+
+impl Searcher {
+    /// A searcher with a TT of `hash_mb` megabytes and the default evaluation weights.
+    pub fn new(hash_mb: usize) -> Searcher {
+        Searcher {
+            tt: TranspositionTable::new(hash_mb),
+            history: History::default(),
+            killers: Killers::default(),
+            params: Params::default(),
+            options: SearchOptions::default(),
+            stop: Arc::new(AtomicBool::new(false)),
+            nodes: 0,
+            node_limit: u64::MAX,
+            seldepth: 0,
+            stopped: false,
+            can_stop: false,
+            time: None,
+            pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            keys: [0; MAX_PLY + 1],
+        }
+    }
+
+    /// Use these evaluation weights from now on.
+    pub fn set_params(&mut self, params: Params) {
+        self.params = params;
+    }
+
+    /// The evaluation weights in use.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// Forget everything learnt (TT, history, killers): a new game.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.clear();
+        self.killers.clear();
+    }
+
+    /// Replace the TT by an empty one of `mb` megabytes.
+    pub fn resize_tt(&mut self, mb: usize) {
+        self.tt = TranspositionTable::new(mb);
+    }
+
+    /// The feature switches and time reserve.
+    pub fn options(&self) -> SearchOptions {
+        self.options
+    }
+
+    /// Change the feature switches and time reserve.
+    pub fn set_options(&mut self, options: SearchOptions) {
+        self.options = options;
+    }
+
+    /// TT occupancy in per mille (UCI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
+    }
+
+    /// The flag that aborts a running search when set (from another thread). The search never
+    /// clears it: whoever starts a search that may be stopped clears it first.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// True when the search must unwind now. Node and stop-flag checks are exact; the clock is
+    /// read every 1024 nodes. Nothing stops the first iteration, so a move always exists.
+    #[inline]
+    fn should_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if !self.can_stop {
+            return false;
+        }
+        if self.nodes >= self.node_limit
+            || self.stop.load(Ordering::Relaxed)
+            || (self.nodes & 1023 == 0 && self.time.is_some_and(|t| t.hard_expired()))
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    fn static_eval(&self, board: &Board) -> i32 {
+        crate::eval::evaluate(board, &self.params)
+    }
+
+    /// The quiescence-search principal variation from `board` (the tuner resolves quiet leaves
+    /// with it): the captures that the search expects to be played, possibly none.
+    pub fn quiescence_pv(&mut self, board: &mut Board) -> Vec<Move> {
+        self.nodes = 0;
+        self.node_limit = u64::MAX;
+        self.stopped = false;
+        self.can_stop = false;
+        self.time = None;
+        self.seldepth = 0;
+        self.qsearch(board, 0, -score::INFINITY, score::INFINITY);
+        self.pv[0][..self.pv_len[0]].to_vec()
+    }
+}

@@ -1,0 +1,166 @@
+//! The evaluation terms, written once and generic over an `Accumulator`.
+//!
+//! Every term reports "weight `i` applies `n` times for White (or Black)"; the summing accumulator
+//! turns that into a score and the recording one into the tuner's coefficients. Monomorphisation
+//! makes `evaluate` pay nothing for the trace, and evaluation equals the trace's dot product by
+//! construction: the same code produces both.
+
+use super::params::*;
+use super::view::*;
+use crate::types::{Color, PieceType};
+
+/// Receives the linear contributions of the evaluation terms.
+pub(super) trait Accumulator {
+    /// Adds `coef` times weight `idx` to the white-POV sum (Black's terms come with negative
+    /// coefficients).
+    fn add(&mut self, idx: usize, coef: i32);
+}
+
+/// Feeds every tunable term of the position to `acc` (white minus black).
+#[inline(always)]
+pub(super) fn all<A: Accumulator>(v: &View, acc: &mut A) {
+    for c in Color::ALL {
+        material_and_pst(v, c, acc);
+        pieces(v, c, acc);
+        pawns(v, c, acc);
+        king_shelter(v, c, acc);
+    }
+    acc.add(TEMPO, sign(v.stm));
+}
+
+/// Material (per piece) and the piece-square tables (from `c`'s side of the board).
+#[inline(always)]
+fn material_and_pst<A: Accumulator>(v: &View, c: Color, acc: &mut A) {
+    let s = sign(c);
+    for k in PieceType::ALL {
+        let table = PST + 64 * k.index();
+        let mut n = 0;
+        for sq in squares(v.pieces(c, k)) {
+            acc.add(table + relative_square(c, sq), s);
+            n += 1;
+        }
+        // Counted in the loop: without a hardware popcount (generic x86-64) it is dear.
+        if k != PieceType::King && n != 0 {
+            acc.add(MATERIAL + k.index(), s * n);
+        }
+    }
+}
+
+/// Mobility, attacks on the enemy king zone, the bishop pair and rooks on (half-)open files.
+#[inline(always)]
+fn pieces<A: Accumulator>(v: &View, c: Color, acc: &mut A) {
+    let s = sign(c);
+    let them = !c;
+    let own_pawns = v.pieces(c, PieceType::Pawn);
+    let their_pawns = v.pieces(them, PieceType::Pawn);
+    // Squares we may move to without landing on our own piece or an enemy pawn's capture.
+    let area = !v.by_color[c.index()] & !pawn_attacks(them, their_pawns);
+    let their_king = v.king(them);
+    let zone = king_attacks(their_king) | (1u64 << their_king);
+    let mobility = [MOB_KNIGHT, MOB_BISHOP, MOB_ROOK, MOB_QUEEN];
+    for (i, k) in [
+        PieceType::Knight,
+        PieceType::Bishop,
+        PieceType::Rook,
+        PieceType::Queen,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        for sq in squares(v.pieces(c, k)) {
+            let att = piece_attacks(k, sq, v.occ);
+            acc.add(mobility[i] + (att & area).count_ones() as usize, s);
+            let hits = (att & zone).count_ones() as i32;
+            if hits != 0 {
+                acc.add(KING_ATTACK + i, s * hits);
+            }
+            if k == PieceType::Rook {
+                let file = file_mask(sq % 8);
+                if file & (own_pawns | their_pawns) == 0 {
+                    acc.add(ROOK_OPEN, s);
+                } else if file & own_pawns == 0 {
+                    acc.add(ROOK_HALF_OPEN, s);
+                }
+            }
+        }
+    }
+    let bishops = v.pieces(c, PieceType::Bishop);
+    if bishops & bishops.wrapping_sub(1) != 0 {
+        acc.add(BISHOP_PAIR, s);
+    }
+}
+
+/// Passed (by rank, with king distances to the stop square), isolated, doubled, supported and
+/// phalanx pawns.
+#[inline(always)]
+fn pawns<A: Accumulator>(v: &View, c: Color, acc: &mut A) {
+    let s = sign(c);
+    let own = v.pieces(c, PieceType::Pawn);
+    let theirs = v.pieces(!c, PieceType::Pawn);
+    let own_king = v.king(c);
+    let their_king = v.king(!c);
+    let defended = pawn_attacks(c, own);
+    for sq in squares(own) {
+        let f = sq % 8;
+        let ahead = ranks_ahead(c, sq);
+        let file = file_mask(f);
+        let adjacent = adjacent_files(f);
+        if theirs & ahead & (file | adjacent) == 0 {
+            // Clamped so that even a pawn on a back rank (illegal, but not our job) cannot panic.
+            let rank = relative_rank(c, sq).clamp(1, 6);
+            acc.add(PASSED + rank - 1, s);
+            let stop = (sq as i32 + 8 * s).clamp(0, 63) as usize;
+            acc.add(PASSED_OWN_KING, s * distance(own_king, stop));
+            acc.add(PASSED_ENEMY_KING, s * distance(their_king, stop));
+        }
+        if own & adjacent == 0 {
+            acc.add(ISOLATED, s);
+        }
+        if own & ahead & file != 0 {
+            acc.add(DOUBLED, s);
+        }
+        if defended & (1u64 << sq) != 0 {
+            acc.add(SUPPORTED, s);
+        }
+        if own & adjacent & rank_mask(sq / 8) != 0 {
+            acc.add(PHALANX, s);
+        }
+    }
+}
+
+/// Pawn shield in front of the king and open files at or next to it.
+#[inline(always)]
+fn king_shelter<A: Accumulator>(v: &View, c: Color, acc: &mut A) {
+    let s = sign(c);
+    let own = v.pieces(c, PieceType::Pawn);
+    let k = v.king(c);
+    let f = k % 8;
+    let files = file_mask(f) | adjacent_files(f);
+    let rel = relative_rank(c, k);
+    let rank_at = |d: usize| -> u64 {
+        if rel + d > 7 {
+            0
+        } else {
+            let r = if c == Color::White {
+                rel + d
+            } else {
+                7 - (rel + d)
+            };
+            rank_mask(r)
+        }
+    };
+    let near = (own & files & rank_at(1)).count_ones() as i32;
+    let far = (own & files & rank_at(2)).count_ones() as i32;
+    if near != 0 {
+        acc.add(SHIELD_NEAR, s * near);
+    }
+    if far != 0 {
+        acc.add(SHIELD_FAR, s * far);
+    }
+    let lo = f.saturating_sub(1);
+    let hi = (f + 1).min(7);
+    let open = (lo..=hi).filter(|&x| own & file_mask(x) == 0).count() as i32;
+    if open != 0 {
+        acc.add(KING_OPEN_FILE, s * open);
+    }
+}

@@ -1,0 +1,387 @@
+//! Iterative deepening with aspiration windows, and the negamax PVS alpha-beta below it with
+//! check extension, null-move pruning, reverse futility, futility pruning and LMR.
+
+use super::history::bonus;
+use super::movepick::{is_tactical, MovePicker};
+use super::score::{Score, DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use super::time::TimeManager;
+use super::tt::Bound;
+use super::{Limits, Reporter, SearchResult, Searcher};
+use crate::board::Board;
+use crate::types::{Move, MoveList, PieceType};
+
+/// Half-width of the first aspiration window, in centipawns.
+const ASPIRATION: i32 = 25;
+
+/// Late move reduction in plies for a move at this depth and move number.
+fn lmr_reduction(depth: i32, move_number: usize) -> i32 {
+    let r = 0.75 + (depth as f64).ln() * (move_number as f64).ln() / 2.25;
+    r as i32
+}
+
+impl Searcher {
+    /// Search `board` within `limits`, reporting each completed iteration. Always returns a
+    /// legal move when one exists (the first iteration is never interrupted).
+    pub fn search(
+        &mut self,
+        board: &mut Board,
+        limits: &Limits,
+        reporter: &mut dyn Reporter,
+    ) -> SearchResult {
+        let time = TimeManager::new(limits, board.side_to_move(), self.options.move_overhead);
+        self.tt.new_search();
+        self.nodes = 0;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
+        self.stopped = false;
+        self.can_stop = false;
+        self.time = Some(time);
+        self.killers.clear();
+        let root_moves = board.legal_moves();
+        let mut result = SearchResult {
+            best_move: root_moves.get(0).unwrap_or(Move::NULL),
+            score: Score::Cp(0),
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+            hashfull: 0,
+        };
+        if root_moves.is_empty() {
+            result.score = if board.in_check() {
+                Score::Mate(0)
+            } else {
+                Score::Cp(DRAW)
+            };
+            return result;
+        }
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 1)
+            .clamp(1, MAX_PLY as i32 - 1);
+        let mut prev = 0;
+        for depth in 1..=max_depth {
+            self.seldepth = 0;
+            let score = self.aspiration(board, depth, prev);
+            if self.stopped {
+                break;
+            }
+            prev = score;
+            self.can_stop = true;
+            result.depth = depth;
+            result.seldepth = self.seldepth as i32;
+            result.nodes = self.nodes;
+            result.score = Score::from_internal(score);
+            result.pv = self.pv[0][..self.pv_len[0]].to_vec();
+            result.hashfull = self.tt.hashfull();
+            if let Some(&first) = result.pv.first() {
+                result.best_move = first;
+            }
+            reporter.iteration(&result, time.elapsed());
+            if self.should_stop() || time.soft_expired() || mate_found(limits, score) {
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        result
+    }
+
+    /// One iteration: a narrow window around the last score, widened on failure.
+    fn aspiration(&mut self, board: &mut Board, depth: i32, prev: i32) -> i32 {
+        let mut delta = ASPIRATION;
+        let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND {
+            (prev - delta, prev + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let score = self.negamax(board, depth, 0, alpha, beta, true);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta *= 2;
+            if delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    /// Negamax alpha-beta with principal variation search. `ply` counts from the root; mate
+    /// scores are `MATE - ply` so faster mates score higher.
+    pub(super) fn negamax(
+        &mut self,
+        board: &mut Board,
+        mut depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        null_ok: bool,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        let in_check = board.in_check();
+        if in_check && self.options.check_extension && ply < MAX_PLY / 2 {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.qsearch(board, ply, alpha, beta);
+        }
+        if self.should_stop() {
+            return 0;
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        let root = ply == 0;
+        let pv_node = beta - alpha > 1;
+        self.keys[ply] = board.key();
+        if !root {
+            if self.is_draw(board, ply) {
+                return DRAW;
+            }
+            if ply >= MAX_PLY {
+                return if in_check {
+                    DRAW
+                } else {
+                    self.static_eval(board)
+                };
+            }
+            // Mate distance pruning: no line from here beats a mate already found nearer the root.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let key = board.key();
+        let hit = self.tt.probe(key, ply);
+        let tt_move = hit.map_or(Move::NULL, |h| h.mv);
+        if let Some(h) = hit {
+            if !pv_node && h.depth >= depth {
+                let cut = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => h.score >= beta,
+                    Bound::Upper => h.score <= alpha,
+                    Bound::None => false,
+                };
+                if cut {
+                    return h.score;
+                }
+            }
+        }
+        let eval = if in_check {
+            -INFINITY
+        } else {
+            hit.map_or_else(|| self.static_eval(board), |h| h.eval)
+        };
+        if !pv_node && !in_check {
+            if let Some(score) = self.prune_node(board, depth, ply, beta, eval, null_ok) {
+                return score;
+            }
+        }
+        self.search_moves(board, depth, ply, alpha, beta, eval, tt_move, in_check)
+    }
+
+    /// Node-level pruning before any move: reverse futility and null move. `Some(score)` to
+    /// return at once.
+    fn prune_node(
+        &mut self,
+        board: &mut Board,
+        depth: i32,
+        ply: usize,
+        beta: i32,
+        eval: i32,
+        null_ok: bool,
+    ) -> Option<i32> {
+        if beta.abs() >= MATE_BOUND {
+            return None;
+        }
+        // Reverse futility: far above beta near the leaves, the opponent will not catch up.
+        if self.options.rfp && depth <= 7 && eval - 80 * depth >= beta {
+            return Some(eval);
+        }
+        // Null move: if passing still fails high, a real move will too (not with only pawns,
+        // where zugzwang is common). Deep cut-offs are verified by a reduced normal search.
+        if self.options.null_move && null_ok && depth >= 3 && eval >= beta && has_pieces(board) {
+            let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+            board.make_null();
+            let score = -self.negamax(board, depth - 1 - r, ply + 1, -beta, -beta + 1, false);
+            board.unmake_null();
+            if self.stopped {
+                return Some(0);
+            }
+            if score >= beta {
+                let score = if score >= MATE_BOUND { beta } else { score };
+                if depth < 10 {
+                    return Some(score);
+                }
+                let v = self.negamax(board, depth - r, ply, beta - 1, beta, false);
+                if v >= beta {
+                    return Some(score);
+                }
+            }
+        }
+        None
+    }
+
+    /// The move loop of a node: PVS with LMR and futility pruning; stores the result in the TT.
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves(
+        &mut self,
+        board: &mut Board,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        eval: i32,
+        tt_move: Move,
+        in_check: bool,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        let orig_alpha = alpha;
+        let us = board.side_to_move();
+        let futile = self.options.futility
+            && !pv_node
+            && !in_check
+            && depth <= 6
+            && alpha.abs() < MATE_BOUND
+            && eval + 100 + 100 * depth <= alpha;
+        let killers = self.killers.get(ply);
+        self.killers.clear_ply(ply + 1);
+        let mut picker = MovePicker::new(board, tt_move, killers);
+        let mut quiets_tried = MoveList::new();
+        let mut best = -INFINITY;
+        let mut best_move = Move::NULL;
+        let mut searched = 0usize;
+        while let Some(mv) = picker.next(board, &self.history) {
+            let quiet = !is_tactical(board, mv);
+            let gives_check = board.gives_check(mv);
+            if futile && quiet && searched > 0 && !gives_check {
+                continue;
+            }
+            board.make(mv);
+            searched += 1;
+            let new_depth = depth - 1;
+            let mut score;
+            if searched == 1 {
+                score = -self.negamax(board, new_depth, ply + 1, -beta, -alpha, true);
+            } else {
+                let mut r = 0;
+                if self.options.lmr && depth >= 3 && searched > 1 + pv_node as usize && quiet {
+                    r = lmr_reduction(depth, searched);
+                    r -= pv_node as i32;
+                    r -= (in_check || gives_check) as i32;
+                    r -= (killers.contains(&mv)) as i32;
+                    r -= (self.history.get(us, mv) / 4096).clamp(-2, 2);
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.negamax(board, new_depth - r, ply + 1, -alpha - 1, -alpha, true);
+                if score > alpha && r > 0 {
+                    score = -self.negamax(board, new_depth, ply + 1, -alpha - 1, -alpha, true);
+                }
+                if score > alpha && score < beta {
+                    score = -self.negamax(board, new_depth, ply + 1, -beta, -alpha, true);
+                }
+            }
+            board.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = mv;
+                    self.update_pv(ply, mv);
+                    if alpha >= beta {
+                        if quiet {
+                            self.reward_quiet(us, mv, depth, ply, &quiets_tried);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet {
+                quiets_tried.push(mv);
+            }
+        }
+        if searched == 0 {
+            // Either no legal move (mate or stalemate) or every move was pruned.
+            if board.legal_moves().is_empty() {
+                return if in_check { -MATE + ply as i32 } else { DRAW };
+            }
+            return alpha;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_eval = if in_check { 0 } else { eval };
+        self.tt
+            .store(board.key(), ply, best_move, best, stored_eval, depth, bound);
+        best
+    }
+
+    /// A quiet move caused a cut-off: make it a killer, raise its history, lower the history of
+    /// the quiet moves tried before it.
+    fn reward_quiet(
+        &mut self,
+        us: crate::types::Color,
+        mv: Move,
+        depth: i32,
+        ply: usize,
+        tried: &MoveList,
+    ) {
+        self.killers.add(ply, mv);
+        let b = bonus(depth);
+        self.history.update(us, mv, b);
+        for &q in tried.iter() {
+            self.history.update(us, q, -b);
+        }
+    }
+}
+
+impl Searcher {
+    /// Draw by rule at a node below the root: a repetition of a position on the search path
+    /// (including the root), a position seen twice before in the game, fifty moves, or
+    /// insufficient material. Repeating a game position only once is not yet a draw, so the
+    /// engine can still play on from it; inside the tree a single repetition already means
+    /// the side that could avoid it chose not to.
+    fn is_draw(&self, board: &Board, ply: usize) -> bool {
+        if board.is_repetition() {
+            let key = self.keys[ply];
+            let in_tree = (0..ply.saturating_sub(3))
+                .rev()
+                .step_by(2)
+                .any(|i| self.keys[i] == key);
+            if in_tree || board.repetition_count() >= 2 {
+                return true;
+            }
+        }
+        board.is_fifty_move_draw() || board.has_insufficient_material()
+    }
+}
+
+/// True if the side to move has a piece other than pawns and king.
+fn has_pieces(board: &Board) -> bool {
+    let us = board.side_to_move();
+    let pawns_kings = board.pieces(us, PieceType::Pawn) | board.pieces(us, PieceType::King);
+    (board.by_color(us) & !pawns_kings).any()
+}
+
+/// True if `go mate N` is satisfied by this score.
+fn mate_found(limits: &Limits, score: i32) -> bool {
+    match (limits.mate, Score::from_internal(score)) {
+        (Some(n), Score::Mate(p)) if p > 0 => (p + 1) / 2 <= n as i32,
+        _ => false,
+    }
+}

@@ -1,0 +1,119 @@
+//! Quiet-move ordering memory: killer moves per ply and the butterfly history table.
+
+use super::score::MAX_PLY;
+use crate::types::{Color, Move};
+
+/// Largest magnitude a history value reaches (the update is self-limiting towards it).
+const HISTORY_MAX: i32 = 16_384;
+
+/// History heuristic: how often a quiet move (by side, from, to) caused a cut-off, minus how
+/// often it was tried and failed to.
+pub struct History {
+    table: Box<[[[i32; 64]; 64]; 2]>,
+}
+
+impl Default for History {
+    fn default() -> Self {
+        History {
+            table: Box::new([[[0; 64]; 64]; 2]),
+        }
+    }
+}
+
+impl History {
+    /// The ordering score of a quiet move.
+    #[inline]
+    pub fn get(&self, c: Color, mv: Move) -> i32 {
+        self.table[c.index()][mv.from().index()][mv.to().index()]
+    }
+
+    /// Reward (positive) or punish (negative) a move; values decay towards ±HISTORY_MAX so old
+    /// information fades instead of saturating.
+    pub fn update(&mut self, c: Color, mv: Move, bonus: i32) {
+        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        let e = &mut self.table[c.index()][mv.from().index()][mv.to().index()];
+        *e += bonus - *e * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// Forget everything.
+    pub fn clear(&mut self) {
+        *self.table = [[[0; 64]; 64]; 2];
+    }
+}
+
+/// The bonus for a cut-off at this depth.
+pub fn bonus(depth: i32) -> i32 {
+    (depth * depth * 16).min(1600)
+}
+
+/// Two killer moves per ply: quiet moves that refuted a sibling.
+pub struct Killers {
+    slots: [[Move; 2]; MAX_PLY + 1],
+}
+
+impl Default for Killers {
+    fn default() -> Self {
+        Killers {
+            slots: [[Move::NULL; 2]; MAX_PLY + 1],
+        }
+    }
+}
+
+impl Killers {
+    /// The killers of `ply`.
+    #[inline]
+    pub fn get(&self, ply: usize) -> [Move; 2] {
+        self.slots[ply]
+    }
+
+    /// Record a refutation at `ply` (newest first, no duplicates).
+    pub fn add(&mut self, ply: usize, mv: Move) {
+        let s = &mut self.slots[ply];
+        if s[0] != mv {
+            s[1] = s[0];
+            s[0] = mv;
+        }
+    }
+
+    /// Forget the killers of `ply` (a new subtree starts there).
+    pub fn clear_ply(&mut self, ply: usize) {
+        self.slots[ply] = [Move::NULL; 2];
+    }
+
+    /// Forget everything.
+    pub fn clear(&mut self) {
+        *self = Killers::default();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Square;
+
+    #[test]
+    fn history_is_bounded_and_signed() {
+        let mut h = History::default();
+        let mv = Move::new(Square::G1, Square::F3);
+        for _ in 0..1000 {
+            h.update(Color::White, mv, bonus(20));
+        }
+        assert!(h.get(Color::White, mv) <= HISTORY_MAX);
+        assert!(h.get(Color::White, mv) > HISTORY_MAX / 2);
+        assert_eq!(h.get(Color::Black, mv), 0);
+        h.update(Color::Black, mv, -bonus(3));
+        assert!(h.get(Color::Black, mv) < 0);
+    }
+
+    #[test]
+    fn killers_keep_two_newest_distinct() {
+        let mut k = Killers::default();
+        let a = Move::new(Square::A2, Square::A3);
+        let b = Move::new(Square::B2, Square::B3);
+        k.add(3, a);
+        k.add(3, a);
+        k.add(3, b);
+        assert_eq!(k.get(3), [b, a]);
+        assert_eq!(k.get(4), [Move::NULL; 2]);
+    }
+}

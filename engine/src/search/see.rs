@@ -1,0 +1,166 @@
+//! Static exchange evaluation: the material outcome of the capture sequence on one square,
+//! each side recapturing with its least valuable attacker and free to stop. Handles x-rays
+//! (sliders behind the capturers join in) and absolute pins (a piece pinned to its king by a
+//! slider that is still on the board does not take part).
+
+use crate::board::Board;
+use crate::movegen::attacks;
+use crate::types::{Bitboard, Color, Move, PieceType, Square};
+
+/// Exchange values of the pieces, indexed by `PieceType::index()`.
+pub const SEE_VALUE: [i32; 6] = [100, 300, 300, 500, 900, 20_000];
+
+/// Value of a piece kind for SEE and MVV-LVA.
+#[inline]
+pub fn value(kind: PieceType) -> i32 {
+    SEE_VALUE[kind.index()]
+}
+
+/// The kind captured by `mv` (a pawn for en passant), if any.
+#[inline]
+pub fn captured_kind(board: &Board, mv: Move) -> Option<PieceType> {
+    if mv.is_en_passant() {
+        Some(PieceType::Pawn)
+    } else if mv.is_castling() {
+        None
+    } else {
+        board.piece_on(mv.to()).map(|p| p.kind())
+    }
+}
+
+/// Pieces of `c` pinned to their king, and the enemy sliders that pin them.
+fn pins(board: &Board, c: Color) -> (Bitboard, Bitboard) {
+    let ksq = board.king_square(c);
+    let them = !c;
+    let diag = board.pieces(them, PieceType::Bishop) | board.pieces(them, PieceType::Queen);
+    let orth = board.pieces(them, PieceType::Rook) | board.pieces(them, PieceType::Queen);
+    let snipers = (attacks::bishop(ksq, Bitboard::EMPTY) & diag)
+        | (attacks::rook(ksq, Bitboard::EMPTY) & orth);
+    let occ = board.occupied();
+    let mut pinned = Bitboard::EMPTY;
+    let mut pinners = Bitboard::EMPTY;
+    for s in snipers {
+        let b = attacks::between(ksq, s) & occ;
+        if b.count() == 1 && (b & board.by_color(c)).any() {
+            pinned |= b;
+            pinners |= s;
+        }
+    }
+    (pinned, pinners)
+}
+
+/// The exchange value of `mv` for the side making it, in centipawns.
+pub fn see(board: &Board, mv: Move) -> i32 {
+    if mv.is_castling() {
+        return 0;
+    }
+    let from = mv.from();
+    let to = mv.to();
+    let Some(mover) = board.piece_on(from) else {
+        return 0;
+    };
+    let us = mover.color();
+    let mut gain = [0i32; 32];
+    gain[0] = captured_kind(board, mv).map_or(0, value);
+    let mut on_square = mover.kind();
+    if let Some(promo) = mv.promotion() {
+        gain[0] += value(promo) - value(PieceType::Pawn);
+        on_square = promo;
+    }
+    let mut occ = board.occupied() ^ Bitboard::from_square(from);
+    if mv.is_en_passant() {
+        let cap = Square::new(to.file(), from.rank());
+        occ ^= Bitboard::from_square(cap);
+    }
+    let pin_info = [pins(board, Color::White), pins(board, Color::Black)];
+    let diag = board.by_kind(PieceType::Bishop) | board.by_kind(PieceType::Queen);
+    let orth = board.by_kind(PieceType::Rook) | board.by_kind(PieceType::Queen);
+    let mut attackers = board.attackers_to(to, occ) & occ;
+    let mut stm = !us;
+    let mut d = 0;
+    loop {
+        let mut mine = attackers & board.by_color(stm);
+        let (pinned, pinners) = pin_info[stm.index()];
+        if (pinners & occ).any() {
+            mine &= !pinned;
+        }
+        if mine.is_empty() || d + 1 >= gain.len() {
+            break;
+        }
+        let Some((kind, sq)) = least_valuable(board, mine) else {
+            break;
+        };
+        if kind == PieceType::King && (attackers & board.by_color(!stm) & occ).any() {
+            // The king may not capture into a defended square.
+            break;
+        }
+        d += 1;
+        gain[d] = value(on_square) - gain[d - 1];
+        on_square = kind;
+        occ ^= Bitboard::from_square(sq);
+        // Sliders behind the piece that just moved join the exchange.
+        attackers |= (attacks::bishop(to, occ) & diag) | (attacks::rook(to, occ) & orth);
+        attackers &= occ;
+        stm = !stm;
+    }
+    while d > 0 {
+        gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
+        d -= 1;
+    }
+    gain[0]
+}
+
+/// The cheapest of `set`'s pieces and its square.
+fn least_valuable(board: &Board, set: Bitboard) -> Option<(PieceType, Square)> {
+    PieceType::ALL.iter().find_map(|&k| {
+        let b = set & board.by_kind(k);
+        b.any().then(|| (k, b.lsb()))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn see_of(fen: &str, uci: &str) -> i32 {
+        let board = Board::from_fen(fen).expect("valid fen");
+        let mv = board.parse_uci_move(uci).expect("legal move");
+        see(&board, mv)
+    }
+
+    #[test]
+    fn pinned_recapturer_does_not_count() {
+        assert_eq!(see_of("6k1/6b1/8/4p3/3P4/8/8/1K4R1 w - - 0 1", "d4e5"), 100);
+    }
+
+    #[test]
+    fn stops_before_losing_the_queen() {
+        assert_eq!(
+            see_of("6k1/6b1/5p2/4q3/3P4/8/8/1K2Q3 w - - 0 1", "d4e5"),
+            800
+        );
+    }
+
+    #[test]
+    fn xray_rooks_defend() {
+        // Rxd5 with doubled black rooks behind: R for P.
+        assert_eq!(
+            see_of("3r2k1/3r4/8/3p4/8/8/8/3R2K1 w - - 0 1", "d1d5"),
+            100 - 500
+        );
+        // Doubled white rooks win the pawn against one defender.
+        assert_eq!(see_of("3r2k1/8/8/3p4/8/8/3R4/3R2K1 w - - 0 1", "d2d5"), 100);
+    }
+
+    #[test]
+    fn quiet_move_to_attacked_square_loses_the_piece() {
+        assert_eq!(see_of("4k3/8/4p3/8/8/8/8/3QK3 w - - 0 1", "d1d5"), -900);
+        assert_eq!(see_of("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "d1d5"), 0);
+    }
+
+    #[test]
+    fn king_cannot_recapture_into_defence() {
+        // Qxf7+ defended by the bishop on b3: the king may not take back.
+        assert_eq!(see_of("4k3/5p2/8/8/8/1B6/8/4KQ2 w - - 0 1", "f1f7"), 100);
+    }
+}

@@ -1,0 +1,138 @@
+//! Time management: a soft limit (start no new iteration past it) and a hard limit (abort the
+//! search), both derived from the UCI clock fields and the `Move Overhead` option.
+
+use super::Limits;
+use crate::types::Color;
+use std::time::{Duration, Instant};
+
+/// Moves we assume are left when the GUI does not say (`movestogo` absent).
+const DEFAULT_MOVES_TO_GO: u32 = 25;
+
+/// The time budget of one search.
+#[derive(Clone, Copy, Debug)]
+pub struct TimeManager {
+    start: Instant,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+}
+
+impl TimeManager {
+    /// Budget for the side `us` under `limits`, keeping `overhead` in reserve for the GUI and
+    /// the pipe. Without a clock or movetime, no time limit at all.
+    pub fn new(limits: &Limits, us: Color, overhead: Duration) -> TimeManager {
+        let start = Instant::now();
+        let (soft, hard) = budget(limits, us, overhead);
+        TimeManager { start, soft, hard }
+    }
+
+    /// Time since the search started.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// True once the soft limit is spent: start no new iteration.
+    pub fn soft_expired(&self) -> bool {
+        self.soft.is_some_and(|s| self.elapsed() >= s)
+    }
+
+    /// True once the hard limit is spent: abort the search now.
+    pub fn hard_expired(&self) -> bool {
+        self.hard.is_some_and(|h| self.elapsed() >= h)
+    }
+
+    /// The soft limit, if any.
+    pub fn soft(&self) -> Option<Duration> {
+        self.soft
+    }
+
+    /// The hard limit, if any.
+    pub fn hard(&self) -> Option<Duration> {
+        self.hard
+    }
+}
+
+/// (soft, hard) limits. `movetime` wins over the clock because it is the stricter promise.
+fn budget(limits: &Limits, us: Color, overhead: Duration) -> (Option<Duration>, Option<Duration>) {
+    let min = Duration::from_millis(1);
+    if let Some(mt) = limits.movetime {
+        let t = mt.saturating_sub(overhead).max(min);
+        return (Some(t), Some(t));
+    }
+    if limits.infinite {
+        return (None, None);
+    }
+    let Some(left) = limits.time[us.index()] else {
+        return (None, None);
+    };
+    let inc = limits.inc[us.index()];
+    let avail = left.saturating_sub(overhead);
+    let mtg = limits
+        .movestogo
+        .unwrap_or(DEFAULT_MOVES_TO_GO)
+        .clamp(1, DEFAULT_MOVES_TO_GO * 2);
+    // Spend an even share of the clock plus most of the increment, never more than what is left.
+    let share = avail / mtg + inc * 3 / 4;
+    let hard_cap = if mtg == 1 { avail * 4 / 5 } else { avail / 3 };
+    let hard = (share * 4).min(hard_cap).max(min);
+    let soft = (share * 3 / 5).min(hard).max(min);
+    (Some(soft), Some(hard))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn movetime_minus_overhead() {
+        let tm = TimeManager::new(&Limits::movetime(ms(100)), Color::White, ms(10));
+        assert_eq!(tm.soft(), Some(ms(90)));
+        assert_eq!(tm.hard(), Some(ms(90)));
+    }
+
+    #[test]
+    fn no_clock_means_no_limit() {
+        let tm = TimeManager::new(&Limits::depth(5), Color::White, ms(10));
+        assert_eq!((tm.soft(), tm.hard()), (None, None));
+        assert!(!tm.hard_expired());
+    }
+
+    #[test]
+    fn clock_uses_own_side_and_stays_well_inside() {
+        let limits = Limits {
+            time: [Some(ms(1000)), Some(ms(60_000))],
+            inc: [ms(10), ms(0)],
+            ..Limits::default()
+        };
+        let w = TimeManager::new(&limits, Color::White, ms(10));
+        let b = TimeManager::new(&limits, Color::Black, ms(10));
+        let (ws, wh) = (w.soft().unwrap(), w.hard().unwrap());
+        assert!(ws <= wh && wh <= ms(330), "{ws:?} {wh:?}");
+        assert!(b.soft().unwrap() > ws * 10);
+    }
+
+    #[test]
+    fn almost_flagged_still_gets_a_millisecond() {
+        let limits = Limits {
+            time: [Some(ms(3)), None],
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&limits, Color::White, ms(10));
+        assert_eq!(tm.hard(), Some(ms(1)));
+    }
+
+    #[test]
+    fn last_move_before_control_may_use_more() {
+        let limits = Limits {
+            time: [Some(ms(1000)), None],
+            movestogo: Some(1),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&limits, Color::White, ms(0));
+        assert!(tm.hard().unwrap() <= ms(800));
+        assert!(tm.soft().unwrap() >= ms(500));
+    }
+}

@@ -1,1 +1,0 @@
-//! UCI protocol loop.

@@ -1,0 +1,266 @@
+//! UCI protocol loop. The main thread reads commands; each `go` runs on a search thread, so
+//! `stop` and `isready` are answered at once. Bad input produces an `info string` and the
+//! engine keeps running.
+
+pub mod command;
+mod options;
+
+use crate::board::Board;
+use crate::search::{Limits, Reporter, SearchResult, Searcher};
+use command::{Command, Go};
+use std::io::BufRead;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Engine name and author sent in reply to `uci`.
+pub const NAME: &str = concat!("Sable ", env!("CARGO_PKG_VERSION"));
+/// Author line.
+pub const AUTHOR: &str = "the Sable developers";
+
+/// Print one line to stdout (whole lines are written under stdout's lock, so the search thread
+/// and the main thread never interleave within a line).
+fn say(line: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+/// Tell the GUI about a problem without stopping.
+fn info_string(msg: &str) {
+    say(&format!("info string {msg}"));
+}
+
+/// Prints `info` lines for each completed iteration.
+struct UciReporter;
+
+impl Reporter for UciReporter {
+    fn iteration(&mut self, r: &SearchResult, elapsed: Duration) {
+        say(&info_line(r, elapsed));
+    }
+}
+
+/// The `info depth ... pv ...` line of one iteration.
+pub fn info_line(r: &SearchResult, elapsed: Duration) -> String {
+    let ms = elapsed.as_millis().max(1) as u64;
+    let nps = r.nodes * 1000 / ms;
+    let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
+    format!(
+        "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {} pv {}",
+        r.depth,
+        r.seldepth,
+        r.score.to_uci(),
+        r.nodes,
+        nps,
+        elapsed.as_millis(),
+        r.hashfull,
+        pv.join(" ")
+    )
+}
+
+/// The protocol state: current position, the searcher (shared with the search thread) and
+/// the running search, if any.
+pub struct Uci {
+    board: Board,
+    searcher: Arc<Mutex<Searcher>>,
+    stop: Arc<AtomicBool>,
+    worker: Option<JoinHandle<()>>,
+    /// Set by the search thread once it has printed `bestmove`.
+    done: Arc<AtomicBool>,
+    options: options::Options,
+}
+
+impl Default for Uci {
+    fn default() -> Self {
+        Uci::new()
+    }
+}
+
+impl Uci {
+    /// A fresh engine at the start position with default options.
+    pub fn new() -> Uci {
+        // Build the attack tables now, not inside the first timed search.
+        crate::movegen::init();
+        let options = options::Options::default();
+        let searcher = Searcher::new(options.hash_mb);
+        let stop = searcher.stop_flag();
+        Uci {
+            board: Board::startpos(),
+            searcher: Arc::new(Mutex::new(searcher)),
+            stop,
+            worker: None,
+            done: Arc::new(AtomicBool::new(true)),
+            options,
+        }
+    }
+
+    /// Read commands from stdin until `quit` or end of input.
+    pub fn run(&mut self) {
+        let stdin = std::io::stdin();
+        for line in stdin.lock().lines() {
+            let Ok(line) = line else {
+                info_string("input is not valid UTF-8; line ignored");
+                continue;
+            };
+            if !self.handle(&line) {
+                break;
+            }
+        }
+        self.stop_and_wait();
+    }
+
+    fn searching(&self) -> bool {
+        self.worker.is_some() && !self.done.load(Ordering::SeqCst)
+    }
+
+    fn stop_and_wait(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        if let Some(w) = self.worker.take() {
+            let _ = w.join();
+        }
+    }
+
+    /// Act on one line; false on `quit`.
+    pub fn handle(&mut self, line: &str) -> bool {
+        let cmd = match command::parse(line) {
+            Ok(c) => c,
+            Err(e) => {
+                info_string(&e);
+                return true;
+            }
+        };
+        match cmd {
+            Command::Uci => {
+                say(&format!("id name {NAME}"));
+                say(&format!("id author {AUTHOR}"));
+                for l in options::declarations() {
+                    say(&l);
+                }
+                say("uciok");
+            }
+            Command::IsReady => say("readyok"),
+            Command::UciNewGame => {
+                self.stop_and_wait();
+                self.lock().clear();
+            }
+            Command::Position { fen, moves } => self.set_position(fen.as_deref(), &moves),
+            Command::Go(go) => self.go(go),
+            Command::Stop => self.stop.store(true, Ordering::SeqCst),
+            Command::PonderHit => self.stop.store(true, Ordering::SeqCst),
+            Command::Quit => return false,
+            Command::SetOption { name, value } => {
+                if self.searching() {
+                    info_string("setoption during a search: stopping the search first");
+                }
+                self.stop_and_wait();
+                let mut searcher = self.searcher.lock().unwrap_or_else(|p| p.into_inner());
+                if let Err(e) = self.options.apply(&name, value.as_deref(), &mut searcher) {
+                    info_string(&e);
+                }
+            }
+            Command::Debug | Command::Empty => {}
+            Command::Display => say(&format!("info string fen {}", self.board.to_fen())),
+        }
+        true
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Searcher> {
+        self.searcher.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Set the position; an invalid FEN keeps the old one, an illegal move keeps the moves
+    /// before it. Either way an `info string` says what was wrong.
+    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
+        let board = match fen {
+            None => Board::startpos(),
+            Some(f) => match Board::from_fen(f) {
+                Ok(b) => b,
+                Err(e) => {
+                    info_string(&format!("invalid FEN '{f}': {e}; position unchanged"));
+                    return;
+                }
+            },
+        };
+        self.board = board;
+        for (i, m) in moves.iter().enumerate() {
+            match self.board.parse_uci_move(m) {
+                Some(mv) => self.board.make(mv),
+                None => {
+                    info_string(&format!(
+                        "illegal move '{m}' (move {} of the list); position set up to the move before",
+                        i + 1
+                    ));
+                    return;
+                }
+            }
+        }
+    }
+
+    fn go(&mut self, go: Go) {
+        for w in &go.warnings {
+            info_string(w);
+        }
+        if self.searching() {
+            info_string("'go' while searching: ignored (send 'stop' first)");
+            return;
+        }
+        if let Some(w) = self.worker.take() {
+            let _ = w.join();
+        }
+        if let Some(depth) = go.perft {
+            self.perft(depth);
+            return;
+        }
+        let mut limits = go.limits;
+        if go.ponder {
+            limits = Limits {
+                infinite: true,
+                ..limits
+            };
+        }
+        self.stop.store(false, Ordering::SeqCst);
+        self.done.store(false, Ordering::SeqCst);
+        let done = Arc::clone(&self.done);
+        let mut board = self.board.clone();
+        let searcher = Arc::clone(&self.searcher);
+        let stop = Arc::clone(&self.stop);
+        self.worker = Some(std::thread::spawn(move || {
+            let mut s = searcher.lock().unwrap_or_else(|p| p.into_inner());
+            let result = s.search(&mut board, &limits, &mut UciReporter);
+            drop(s);
+            if limits.infinite {
+                // UCI: never send bestmove during an infinite search before `stop`.
+                while !stop.load(Ordering::SeqCst) {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            }
+            // Marked done before printing, so a `go` sent right after `bestmove` is accepted
+            // (it joins this thread, which only has the print left).
+            done.store(true, Ordering::SeqCst);
+            if result.best_move.is_null() {
+                info_string("no legal move in this position");
+                say("bestmove 0000");
+            } else {
+                say(&format!("bestmove {}", result.best_move));
+            }
+        }));
+    }
+
+    fn perft(&mut self, depth: u32) {
+        let start = std::time::Instant::now();
+        let mut board = self.board.clone();
+        let mut total = 0u64;
+        for (mv, n) in crate::movegen::divide(&mut board, depth) {
+            say(&format!("{mv}: {n}"));
+            total += n;
+        }
+        let ms = start.elapsed().as_millis().max(1) as u64;
+        say("");
+        say(&format!("Nodes searched: {total}"));
+        say(&format!(
+            "info string perft {depth}: {total} nodes in {ms} ms"
+        ));
+    }
+}

@@ -1,0 +1,151 @@
+//! The engine's UCI options: declarations for `uci` and `setoption` handling.
+
+use crate::search::{SearchOptions, Searcher};
+use std::path::Path;
+use std::time::Duration;
+
+/// Largest hash table accepted, in MB.
+pub const MAX_HASH_MB: usize = 65_536;
+/// Largest `Move Overhead`, in ms.
+const MAX_OVERHEAD_MS: u64 = 5_000;
+
+/// Current option values that are not kept in the searcher itself.
+pub struct Options {
+    /// `Hash` in MB.
+    pub hash_mb: usize,
+    /// `EvalFile` (empty = compiled-in weights).
+    pub eval_file: String,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mb: 16,
+            eval_file: String::new(),
+        }
+    }
+}
+
+/// The `option ...` lines sent in reply to `uci`.
+pub fn declarations() -> Vec<String> {
+    let d = SearchOptions::default();
+    let mut v = vec![
+        format!("option name Hash type spin default 16 min 1 max {MAX_HASH_MB}"),
+        "option name Threads type spin default 1 min 1 max 1".to_string(),
+        format!(
+            "option name Move Overhead type spin default {} min 0 max {MAX_OVERHEAD_MS}",
+            d.move_overhead.as_millis()
+        ),
+        "option name EvalFile type string default <empty>".to_string(),
+        "option name Clear Hash type button".to_string(),
+    ];
+    for f in SearchOptions::FEATURES {
+        v.push(format!("option name {f} type check default true"));
+    }
+    v
+}
+
+impl Options {
+    /// Apply `setoption name <name> value <value>`; `Err` explains a bad name or value.
+    pub fn apply(
+        &mut self,
+        name: &str,
+        value: Option<&str>,
+        searcher: &mut Searcher,
+    ) -> Result<(), String> {
+        let lname = name.to_ascii_lowercase();
+        let need = || value.ok_or_else(|| format!("option '{name}' needs a value"));
+        match lname.as_str() {
+            "hash" => {
+                let mb = spin(need()?, name, 1, MAX_HASH_MB as u64)? as usize;
+                self.hash_mb = mb;
+                searcher.resize_tt(mb);
+            }
+            "threads" => {
+                let n = spin(need()?, name, 1, 1024)?;
+                if n != 1 {
+                    return Err(format!("Threads {n} not supported; using 1"));
+                }
+            }
+            "move overhead" => {
+                let ms = spin(need()?, name, 0, MAX_OVERHEAD_MS)?;
+                let mut o = searcher.options();
+                o.move_overhead = Duration::from_millis(ms);
+                searcher.set_options(o);
+            }
+            "clear hash" => searcher.clear(),
+            "evalfile" => {
+                let path = need()?.trim();
+                if path.is_empty() || path == "<empty>" {
+                    self.eval_file.clear();
+                    searcher.set_params(crate::eval::Params::default());
+                    return Ok(());
+                }
+                let params = crate::eval::Params::load(Path::new(path)).map_err(|e| {
+                    format!("EvalFile '{path}' not loaded ({e}); keeping the current weights")
+                })?;
+                searcher.set_params(params);
+                self.eval_file = path.to_string();
+            }
+            _ => {
+                let Some(feature) = SearchOptions::FEATURES
+                    .iter()
+                    .find(|f| f.eq_ignore_ascii_case(name))
+                else {
+                    return Err(format!("unknown option '{name}'"));
+                };
+                let on = check(need()?, name)?;
+                let mut o = searcher.options();
+                o.set_feature(feature, on);
+                searcher.set_options(o);
+            }
+        }
+        Ok(())
+    }
+}
+
+fn spin(v: &str, name: &str, min: u64, max: u64) -> Result<u64, String> {
+    match v.trim().parse::<u64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "option '{name}': '{v}' is not a number in {min}..={max}; unchanged"
+        )),
+    }
+}
+
+fn check(v: &str, name: &str) -> Result<bool, String> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(format!(
+            "option '{name}': '{v}' is not true or false; unchanged"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_apply_and_reject() {
+        let mut o = Options::default();
+        let mut s = Searcher::new(1);
+        assert!(o.apply("Hash", Some("2"), &mut s).is_ok());
+        assert_eq!(o.hash_mb, 2);
+        assert!(o.apply("Hash", Some("lots"), &mut s).is_err());
+        assert!(o.apply("Hash", Some("0"), &mut s).is_err());
+        assert_eq!(o.hash_mb, 2);
+        assert!(o.apply("nullmove", Some("false"), &mut s).is_ok());
+        assert!(!s.options().null_move);
+        assert!(o.apply("LMR", Some("maybe"), &mut s).is_err());
+        assert!(s.options().lmr);
+        assert!(o.apply("Move Overhead", Some("50"), &mut s).is_ok());
+        assert_eq!(s.options().move_overhead, Duration::from_millis(50));
+        assert!(o.apply("Frobnication", Some("1"), &mut s).is_err());
+        assert!(o
+            .apply("EvalFile", Some("/nonexistent/weights.json"), &mut s)
+            .is_err());
+        assert!(o.eval_file.is_empty());
+    }
+}

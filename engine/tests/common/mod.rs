@@ -1,0 +1,97 @@
+//! Shared helpers for the engine's integration tests: a small deterministic PRNG and random
+//! playouts (driven by shakmaty, the independent rules referee) that favour castling, en passant
+//! and promotions.
+
+#![allow(dead_code)]
+
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
+
+/// Positions the playouts start from: the CPW perft positions and promotion/en passant races.
+pub const SEEDS: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
+    "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1",
+    "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+    "r3k2r/1P4P1/8/3pP3/8/8/1p4p1/R3K2R w KQkq d6 0 1",
+    "r3k2r/p1p1p1p1/8/1P1P1P1P/1p1p1p1p/8/P1P1P1P1/R3K2R w KQkq - 0 1",
+    "r3k2r/ppp2ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPP2PPP/R3K2R b KQkq - 0 1",
+];
+
+/// xorshift64*: deterministic so failures reproduce.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// shakmaty position from a FEN.
+pub fn chess(fen: &str) -> Chess {
+    let fen: Fen = fen.parse().expect("valid FEN");
+    fen.into_position(CastlingMode::Standard)
+        .expect("legal position")
+}
+
+/// The FEN shakmaty writes (en passant square only when legally capturable).
+pub fn fen_of(pos: &Chess) -> String {
+    Fen::from_position(pos, EnPassantMode::Legal).to_string()
+}
+
+/// Sorted UCI texts of shakmaty's legal moves.
+pub fn shakmaty_moves(pos: &Chess) -> Vec<String> {
+    let mut v: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+        .collect();
+    v.sort();
+    v
+}
+
+/// `count` positions (as FENs) reached by random playouts from the seed positions, each playout
+/// up to 40 plies; special moves (castling, en passant, promotion) are preferred when available.
+pub fn random_positions(count: usize, seed: u64) -> Vec<String> {
+    let mut rng = Rng(seed);
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let mut pos = chess(SEEDS[rng.below(SEEDS.len())]);
+        for _ in 0..40 {
+            out.push(fen_of(&pos));
+            if out.len() == count {
+                break;
+            }
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let special: Vec<_> = moves
+                .iter()
+                .filter(|m| {
+                    let double_step = m.role() == shakmaty::Role::Pawn
+                        && m.from().is_some_and(|f| f.distance(m.to()) == 2);
+                    m.is_castle() || m.is_en_passant() || m.is_promotion() || double_step
+                })
+                .collect();
+            let m = if !special.is_empty() && rng.below(2) == 0 {
+                *special[rng.below(special.len())]
+            } else {
+                moves[rng.below(moves.len())]
+            };
+            pos.play_unchecked(m);
+        }
+    }
+    out
+}

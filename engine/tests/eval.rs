@@ -1,0 +1,528 @@
+//! Evaluation tests: trace exactness, colour symmetry, end-game behaviour, the EvalFile format.
+
+use sable::board::Board;
+use sable::eval::{evaluate, taper, trace, Params, PHASE_MAX, S, SCALE_MAX};
+use sable::types::Color;
+use std::path::PathBuf;
+
+/// Small deterministic xorshift generator, so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// FENs of every position met in `games` random playouts of at most `plies` plies.
+fn playout_fens(seed: u64, games: usize, plies: usize) -> Vec<String> {
+    let mut rng = Rng(seed);
+    let mut fens = Vec::new();
+    for _ in 0..games {
+        let mut b = Board::startpos();
+        for _ in 0..plies {
+            fens.push(b.to_fen());
+            let moves = b.legal_moves();
+            if moves.is_empty() || b.is_fifty_move_draw() || b.has_insufficient_material() {
+                break;
+            }
+            let m = moves.as_slice()[rng.below(moves.len())];
+            b.make(m);
+        }
+    }
+    fens
+}
+
+/// The colour-flipped position: ranks mirrored, colours and side to move swapped.
+fn mirror_fen(fen: &str) -> String {
+    let f: Vec<&str> = fen.split_whitespace().collect();
+    let swap_case = |s: &str| -> String {
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_uppercase() {
+                    c.to_ascii_lowercase()
+                } else {
+                    c.to_ascii_uppercase()
+                }
+            })
+            .collect()
+    };
+    let board: Vec<String> = f[0].split('/').rev().map(swap_case).collect();
+    let stm = if f[1] == "w" { "b" } else { "w" };
+    let castling = if f[2] == "-" {
+        "-".to_string()
+    } else {
+        let swapped = swap_case(f[2]);
+        "KQkq".chars().filter(|&c| swapped.contains(c)).collect()
+    };
+    let ep = if f[3] == "-" {
+        "-".to_string()
+    } else {
+        let b = f[3].as_bytes();
+        format!("{}{}", b[0] as char, if b[1] == b'3' { '6' } else { '3' })
+    };
+    format!(
+        "{} {} {} {} {} {}",
+        board.join("/"),
+        stm,
+        castling,
+        ep,
+        f[4],
+        f[5]
+    )
+}
+
+fn board(fen: &str) -> Board {
+    Board::from_fen(fen).unwrap_or_else(|e| panic!("bad test FEN {fen}: {e:?}"))
+}
+
+fn eval_fen(fen: &str) -> i32 {
+    evaluate(&board(fen), &Params::default())
+}
+
+/// White-POV evaluation.
+fn white_eval(fen: &str) -> i32 {
+    let b = board(fen);
+    let e = evaluate(&b, &Params::default());
+    if b.side_to_move() == Color::White {
+        e
+    } else {
+        -e
+    }
+}
+
+/// Params with every weight random in -200..200: exactness must not depend on the defaults.
+fn random_params(seed: u64) -> Params {
+    let mut rng = Rng(seed);
+    let w: Vec<S> = (0..Params::len())
+        .map(|_| S::new(rng.below(400) as i32 - 200, rng.below(400) as i32 - 200))
+        .collect();
+    Params::from_weights(&w)
+}
+
+#[test]
+fn trace_equals_evaluate_on_random_playouts() {
+    let fens = playout_fens(0x5eed_cafe, 40, 160);
+    assert!(fens.len() > 3000, "only {} positions", fens.len());
+    let params = [Params::default(), random_params(7), Params::material_only()];
+    let weights: Vec<Vec<S>> = params.iter().map(|p| p.weights()).collect();
+    for fen in &fens {
+        let b = board(fen);
+        let t = trace(&b);
+        assert!(
+            t.terms.windows(2).all(|w| w[0].0 < w[1].0),
+            "terms not sorted: {fen}"
+        );
+        assert!(
+            t.terms.iter().all(|&(_, c)| c != 0),
+            "zero coefficient kept: {fen}"
+        );
+        let sign = if b.side_to_move() == Color::White {
+            1
+        } else {
+            -1
+        };
+        for (p, w) in params.iter().zip(&weights) {
+            assert_eq!(
+                evaluate(&b, p),
+                sign * t.white_eval(w),
+                "trace mismatch on {fen}"
+            );
+        }
+    }
+}
+
+#[test]
+fn colour_flip_gives_the_same_evaluation() {
+    assert_eq!(
+        mirror_fen("r3k2r/pp3ppp/8/3pP3/8/8/PPP2PPP/R3K1R1 w Qkq d6 0 12"),
+        "r3k1r1/ppp2ppp/8/8/3Pp3/8/PP3PPP/R3K2R b KQq d3 0 12"
+    );
+    let random = random_params(99);
+    for fen in playout_fens(0xabcdef, 20, 160) {
+        let (a, b) = (board(&fen), board(&mirror_fen(&fen)));
+        assert_eq!(
+            evaluate(&a, &Params::default()),
+            evaluate(&b, &Params::default()),
+            "{fen}"
+        );
+        assert_eq!(evaluate(&a, &random), evaluate(&b, &random), "{fen}");
+    }
+}
+
+#[test]
+fn taper_formula() {
+    assert_eq!(taper(100, 200, PHASE_MAX, SCALE_MAX), 100);
+    assert_eq!(taper(100, 200, 0, SCALE_MAX), 200);
+    assert_eq!(taper(100, 200, 0, SCALE_MAX / 2), 100);
+    assert_eq!(taper(100, 200, 12, SCALE_MAX), 150);
+    assert_eq!(taper(-100, -200, 12, SCALE_MAX), -150);
+}
+
+#[test]
+fn start_position_is_the_tempo_bonus() {
+    let tempo = Params::default().get(Params::index_of("tempo").unwrap());
+    assert_eq!(
+        eval_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+        tempo.mg()
+    );
+    assert_eq!(
+        eval_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1"),
+        tempo.mg()
+    );
+    // A queen up is worth roughly a queen.
+    let e = eval_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert!((800..1300).contains(&e), "queen odds evaluated as {e}");
+}
+
+/// The coefficient of the named weight in the trace of `fen`.
+fn coef(fen: &str, name: &str) -> i32 {
+    let i = Params::index_of(name).unwrap_or_else(|| panic!("no weight {name}")) as u16;
+    let t = trace(&board(fen));
+    t.terms
+        .iter()
+        .find(|&&(j, _)| j == i)
+        .map_or(0, |&(_, c)| c as i32)
+}
+
+#[test]
+fn terms_detect_their_features() {
+    // White: isolated doubled pawns on the c-file (both passed) and a passed e6 pawn;
+    // Black: g7 and h7 side by side in front of the g8 king.
+    let fen = "6k1/6pp/4P3/8/2P5/2P5/8/6K1 w - - 0 1";
+    assert_eq!(
+        coef(fen, "pawns.isolated"),
+        3,
+        "c3, c4, e6 are isolated; g7, h7 are not"
+    );
+    assert_eq!(coef(fen, "pawns.doubled"), 1, "c3 has c4 ahead");
+    assert_eq!(coef(fen, "passed.rank6"), 1);
+    assert_eq!(coef(fen, "passed.rank4"), 1);
+    assert_eq!(coef(fen, "passed.rank3"), 1);
+    assert_eq!(
+        coef(fen, "pawns.phalanx"),
+        -2,
+        "g7 and h7 stand side by side"
+    );
+    assert_eq!(
+        coef(fen, "king.shield_near"),
+        -2,
+        "black king g8 behind g7 h7"
+    );
+    assert_eq!(
+        coef(fen, "king.open_file"),
+        3 - 1,
+        "f, g, h open for White; f for Black"
+    );
+    // Stop squares e7, c4, c5: white king g1 is 6, 4, 4 away, black king g8 is 2, 4, 4 away.
+    // Black's g7 and h7 are passed too (stops g6, h6): black king 2 + 2, white king 5 + 5 away.
+    assert_eq!(coef(fen, "passed.rank2"), -2);
+    assert_eq!(coef(fen, "passed.own_king_distance"), (6 + 4 + 4) - (2 + 2));
+    assert_eq!(
+        coef(fen, "passed.enemy_king_distance"),
+        (2 + 4 + 4) - (5 + 5)
+    );
+    assert_eq!(coef(fen, "pawns.supported"), 0);
+    assert_eq!(
+        coef("8/8/8/8/3P4/2P5/8/k1K5 w - - 0 1", "pawns.supported"),
+        1,
+        "d4 is defended by c3"
+    );
+    assert_eq!(coef(fen, "material.pawn"), 3 - 2);
+    // Rooks: Rd1 faces only the black d7 pawn (half-open), Re8 an empty file (open).
+    let fen = "4r1k1/3p1ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+    assert_eq!(coef(fen, "pieces.rook_open_file"), -1);
+    assert_eq!(coef(fen, "pieces.rook_half_open_file"), 1);
+    // And the other way round.
+    let fen = "4r1k1/5ppp/8/8/8/8/4PPPP/3R2K1 w - - 0 1";
+    assert_eq!(coef(fen, "pieces.rook_open_file"), 1);
+    assert_eq!(coef(fen, "pieces.rook_half_open_file"), -1);
+    // Bishop pair and king attacks: Qh5 hits f7 and h7 next to the g8 king.
+    let fen = "6k1/5p1p/8/7Q/8/8/8/2BBK3 w - - 0 1";
+    assert_eq!(coef(fen, "pieces.bishop_pair"), 1);
+    assert!(
+        coef(fen, "king.attack.queen") >= 2,
+        "Qh5 attacks f7 and h7 next to the king"
+    );
+    assert_eq!(coef(fen, "tempo"), 1);
+    assert_eq!(coef("6k1/8/8/8/8/8/8/6K1 b - - 0 1", "tempo"), -1);
+}
+
+#[test]
+fn lone_king_is_driven_to_the_edge_and_the_kings_approach() {
+    // KQK and KRK, Black to move (so a check is legal): the defending king nearer the
+    // edge and corner, and the attacking king nearer to it, are better for White.
+    for piece in ["Q", "R"] {
+        let centre = white_eval(&format!("8/8/8/4k3/8/8/8/{piece}6K b - - 0 1"));
+        let edge = white_eval(&format!("8/4k3/8/8/8/8/8/{piece}6K b - - 0 1"));
+        let corner = white_eval(&format!("7k/8/8/8/8/8/8/{piece}6K b - - 0 1"));
+        assert!(
+            centre < edge && edge < corner,
+            "{piece}: {centre} {edge} {corner}"
+        );
+        let far = white_eval(&format!("7k/8/8/8/8/8/8/{piece}1K5 b - - 0 1"));
+        let mid = white_eval(&format!("7k/8/8/8/3K4/8/8/{piece}7 b - - 0 1"));
+        let near = white_eval(&format!("7k/8/5K2/8/8/8/8/{piece}7 b - - 0 1"));
+        assert!(far < mid && mid < near, "{piece}: {far} {mid} {near}");
+        assert!(far > 400, "{piece}: a lone king is lost ({far})");
+    }
+    // Bishop and knight: the corner of the bishop's colour (a dark-squared bishop: a1, h8).
+    let right = white_eval("7k/8/5K2/8/8/8/8/2B1N3 b - - 0 1");
+    let wrong = white_eval("k7/8/2K5/8/8/8/8/2B1N3 b - - 0 1");
+    assert!(
+        right > wrong,
+        "KBNK: right corner {right}, wrong corner {wrong}"
+    );
+}
+
+#[test]
+fn drawish_material_is_scaled_down() {
+    for fen in [
+        "8/8/4k3/8/8/3NK3/8/8 w - - 0 1",  // KNK
+        "8/8/4k3/8/8/3BK3/8/8 b - - 0 1",  // KBK
+        "8/8/4k3/8/8/2NNK3/8/8 w - - 0 1", // KNNK
+    ] {
+        // The middle-game part (phase 1 or 2 of 24) is not scaled: well under a pawn is left.
+        let e = eval_fen(fen);
+        assert!(e.abs() <= 80, "{fen} evaluated as {e}");
+        assert_eq!(trace(&board(fen)).scale, 0, "{fen}");
+    }
+    for fen in [
+        "8/8/4k3/5n2/8/3BK3/8/8 w - - 0 1", // KBKN
+        "8/8/4k3/5b2/8/3RK3/8/8 w - - 0 1", // KRKB
+    ] {
+        let e = eval_fen(fen);
+        assert!(e.abs() <= 80, "{fen} evaluated as {e}");
+        assert!(trace(&board(fen)).scale < SCALE_MAX / 4, "{fen}");
+    }
+    // Opposite-coloured bishops halve the end-game part; same-coloured ones do not.
+    // Bc2 is light-squared, bc1 dark-squared, bd1 light-squared.
+    let opposite = "8/5pk1/6p1/8/8/1P6/P1B2K2/2b5 w - - 0 1";
+    assert_eq!(trace(&board(opposite)).scale, SCALE_MAX / 2);
+    let same = opposite.replace("2b5", "3b4");
+    assert_eq!(trace(&board(&same)).scale, SCALE_MAX);
+    // Winning material keeps its full value.
+    assert_eq!(
+        trace(&board("8/8/4k3/8/8/3RK3/8/8 w - - 0 1")).scale,
+        SCALE_MAX
+    );
+    assert!(eval_fen("8/8/4k3/8/8/3RK3/8/8 w - - 0 1") > 400);
+}
+
+fn temp_file(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("sable-eval-test-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn params_file_round_trip() {
+    let p = random_params(3);
+    let path = temp_file("roundtrip.json");
+    p.save(&path).expect("save");
+    let q = Params::load(&path).expect("load");
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(p, q);
+    // serde (as other tools embed it) gives the same object.
+    let text = serde_json::to_string(&Params::default()).unwrap();
+    let back: Params = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, Params::default());
+    assert_eq!(
+        Params::from_json(&Params::default().to_json()).unwrap(),
+        Params::default()
+    );
+}
+
+#[test]
+fn bad_params_files_give_errors_naming_file_and_cause() {
+    let good = Params::default().to_json();
+    let first = Params::name(0);
+    let cases: Vec<(&str, String, &str)> = vec![
+        ("syntax", "{ not json".to_string(), "line 1"),
+        ("format", good.replace("sable-eval", "other"), "format"),
+        (
+            "version",
+            good.replace("\"version\": 1", "\"version\": 9"),
+            "version",
+        ),
+        (
+            "missing",
+            good.replace(&format!("    \"{first}\": [82, 94],\n"), ""),
+            "missing",
+        ),
+        (
+            "unknown",
+            good.replace("\"tempo\"", "\"tempo2\""),
+            "unknown",
+        ),
+        ("range", good.replace("[82, 94]", "[82, 99999]"), "outside"),
+        ("shape", good.replace("[82, 94]", "[82]"), "expected"),
+    ];
+    for (name, text, cause) in cases {
+        let path = temp_file(&format!("{name}.json"));
+        std::fs::write(&path, text).unwrap();
+        let err = Params::load(&path).expect_err(name);
+        let _ = std::fs::remove_file(&path);
+        let msg = err.to_string();
+        assert!(msg.contains(&path.display().to_string()), "{name}: {msg}");
+        assert!(msg.contains(cause), "{name}: expected '{cause}' in: {msg}");
+    }
+    let missing = temp_file("does-not-exist.json");
+    let err = Params::load(&missing).expect_err("missing file");
+    assert!(err.to_string().contains("does-not-exist.json"), "{err}");
+}
+
+#[test]
+fn to_rust_reproduces_the_defaults_file() {
+    let file = include_str!("../src/eval/defaults.rs");
+    assert_eq!(Params::default().to_rust(), file);
+}
+
+#[test]
+fn display_shows_tables_rank_8_first() {
+    let s = Params::default().display_tables();
+    assert!(s.contains("pst.knight"));
+    let lines: Vec<&str> = s.lines().collect();
+    let k = lines
+        .iter()
+        .position(|l| l.starts_with("pst.king"))
+        .unwrap();
+    assert!(lines[k + 1].trim_start().starts_with('8'));
+    assert!(lines[k + 8].trim_start().starts_with('1'));
+    assert!(s.contains("king.attack.queen"));
+}
+
+/// This thread's on-CPU time in nanoseconds (Linux `schedstat`), so that timings on a busy
+/// machine count only the time we actually ran; `None` elsewhere.
+fn thread_cpu_ns() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().next()?.parse().ok()
+}
+
+/// Speed of `evaluate` on playout positions:
+/// `cargo test --release -p sable --test eval -- --ignored --nocapture eval_speed`.
+#[test]
+#[ignore]
+fn eval_speed() {
+    let boards: Vec<Board> = playout_fens(42, 100, 200)
+        .iter()
+        .map(|f| board(f))
+        .collect();
+    let p = Params::default();
+    let rounds = 200;
+    let n = (rounds * boards.len()) as f64;
+    let (wall, cpu) = (std::time::Instant::now(), thread_cpu_ns());
+    let mut sum = 0i64;
+    for _ in 0..rounds {
+        for b in &boards {
+            sum += evaluate(std::hint::black_box(b), &p) as i64;
+        }
+    }
+    let wall = wall.elapsed().as_secs_f64();
+    let cpu = cpu
+        .zip(thread_cpu_ns())
+        .map(|(a, b)| (b - a) as f64 / 1e9)
+        .unwrap_or(wall);
+    println!(
+        "evaluate: {} positions x {rounds}: {:.2} M evals/s of CPU time ({:.0} ns/eval; wall {:.0} ns) [checksum {sum}]",
+        boards.len(),
+        n / cpu / 1e6,
+        cpu * 1e9 / n,
+        wall * 1e9 / n
+    );
+    let cpu0 = thread_cpu_ns();
+    let wall = std::time::Instant::now();
+    let mut terms = 0usize;
+    for b in &boards {
+        terms += trace(b).terms.len();
+    }
+    let wall = wall.elapsed().as_secs_f64();
+    let cpu = cpu0
+        .zip(thread_cpu_ns())
+        .map(|(a, b)| (b - a) as f64 / 1e9)
+        .unwrap_or(wall);
+    println!(
+        "trace: {:.0} ns/position of CPU time, {:.1} terms on average",
+        cpu * 1e9 / boards.len() as f64,
+        terms as f64 / boards.len() as f64
+    );
+}
+
+/// Mean squared error between game results and `1 / (1 + 10^(-k·eval/400))`, minimised over k.
+fn best_result_error(data: &[(Board, f64)], p: &Params) -> f64 {
+    let evals: Vec<f64> = data
+        .iter()
+        .map(|(b, _)| {
+            let e = evaluate(b, p) as f64;
+            if b.side_to_move() == Color::White {
+                e
+            } else {
+                -e
+            }
+        })
+        .collect();
+    (1..=40)
+        .map(|i| {
+            let k = i as f64 * 0.05;
+            let sum: f64 = data
+                .iter()
+                .zip(&evals)
+                .map(|((_, r), e)| (r - 1.0 / (1.0 + 10f64.powf(-k * e / 400.0))).powi(2))
+                .sum();
+            sum / data.len() as f64
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Independent oracle: real game results. The default weights must predict the outcomes of the
+/// Zurichess quiet-labeled sample better than material alone (reference data, hence ignored).
+#[test]
+#[ignore]
+fn defaults_predict_game_results_better_than_material() {
+    let path = "/work/shared/data/tuning/quiet-labeled-subset-1_1000.epd";
+    let text = std::fs::read_to_string(path).expect("reference data missing");
+    let mut data = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let (fen, rest) = line
+            .split_once(" c9 ")
+            .unwrap_or_else(|| panic!("{path}:{}: no c9", n + 1));
+        let result = match rest.trim_end_matches(';').trim_matches('"') {
+            "1-0" => 1.0,
+            "0-1" => 0.0,
+            "1/2-1/2" => 0.5,
+            other => panic!("{path}:{}: bad result {other}", n + 1),
+        };
+        // Most lines carry 4 FEN fields, some all 6.
+        let fen = if fen.split_whitespace().count() == 4 {
+            format!("{fen} 0 1")
+        } else {
+            fen.to_string()
+        };
+        data.push((board(&fen), result));
+    }
+    assert!(data.len() >= 1000, "only {} positions", data.len());
+    let defaults = best_result_error(&data, &Params::default());
+    let material = best_result_error(&data, &Params::material_only());
+    println!("result MSE: defaults {defaults:.5}, material only {material:.5}");
+    // Ablation, for information: the error with one group of weights zeroed.
+    for group in [
+        "pst", "mobility", "passed", "pawns", "king", "pieces", "tempo",
+    ] {
+        let mut w = Params::default().weights();
+        for (i, x) in w.iter_mut().enumerate() {
+            if Params::group(i) == group {
+                *x = S::ZERO;
+            }
+        }
+        let e = best_result_error(&data, &Params::from_weights(&w));
+        println!("  without {group:<9} {e:.5}");
+    }
+    assert!(
+        defaults < material,
+        "defaults {defaults} vs material {material}"
+    );
+}

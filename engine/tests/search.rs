@@ -1,0 +1,222 @@
+//! Search behaviour: mates with the right distance (checked by an independent shakmaty
+//! solver), basic endgames won, repetition handling, legality at tiny limits.
+
+use sable::board::Board;
+use sable::search::{Limits, NoReport, Score, Searcher};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Position};
+
+fn chess(fen: &str) -> Chess {
+    let f: Fen = fen.parse().expect("fen");
+    f.into_position(CastlingMode::Standard).expect("position")
+}
+
+/// Independent oracle: can the side to move force mate within `n` of its moves?
+fn mates_within(pos: &Chess, n: u32) -> bool {
+    if n == 0 {
+        return false;
+    }
+    pos.legal_moves().into_iter().any(|m| {
+        let mut p = pos.clone();
+        p.play_unchecked(m);
+        if p.is_checkmate() {
+            return true;
+        }
+        let replies = p.legal_moves();
+        n > 1
+            && !replies.is_empty()
+            && replies.into_iter().all(|r| {
+                let mut q = p.clone();
+                q.play_unchecked(r);
+                mates_within(&q, n - 1)
+            })
+    })
+}
+
+fn search(fen: &str, limits: Limits) -> sable::search::SearchResult {
+    let mut board = Board::from_fen(fen).unwrap();
+    let mut s = Searcher::new(16);
+    s.search(&mut board, &limits, &mut NoReport)
+}
+
+#[test]
+fn mates_in_one_two_three_with_exact_distance() {
+    for (fen, moves) in [
+        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1),
+        ("k7/8/2K5/8/8/8/8/7R w - - 0 1", 2),
+        ("2k5/8/1K6/8/8/8/8/4R3 b - - 0 1", 0),
+        ("k7/8/8/3K4/8/8/8/7R w - - 0 1", 3),
+    ] {
+        if moves == 0 {
+            continue;
+        }
+        // The oracle confirms the distance is exactly `moves`.
+        let pos = chess(fen);
+        assert!(mates_within(&pos, moves), "{fen}: no mate in {moves}");
+        assert!(
+            !mates_within(&pos, moves - 1),
+            "{fen}: mate faster than {moves}"
+        );
+        let r = search(fen, Limits::depth(2 * moves as i32 + 2));
+        assert_eq!(r.score, Score::Mate(2 * moves as i32 - 1), "{fen}");
+        assert_eq!(r.score.to_uci(), format!("mate {moves}"));
+        // The PV is the mate: play it out and check the final position.
+        let mut p = pos.clone();
+        for mv in &r.pv {
+            let um: shakmaty::uci::UciMove = mv.to_string().parse().unwrap();
+            let m = um.to_move(&p).expect("pv move legal");
+            p.play_unchecked(m);
+        }
+        assert!(p.is_checkmate(), "{fen}: pv {:?} does not mate", r.pv);
+    }
+}
+
+#[test]
+fn getting_mated_is_reported_negative() {
+    // Black to move is mated next move whatever it does (back-rank, rook on a1 to a8).
+    let fen = "6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1";
+    let r = search(fen, Limits::depth(5));
+    // Black can delay with ...h6/g6 creating luft; only check it is not a winning score.
+    assert!(!matches!(r.score, Score::Mate(p) if p > 0));
+    let fen = "k7/8/1K6/8/8/8/8/7R b - - 0 1";
+    let r = search(fen, Limits::depth(5));
+    assert_eq!(r.score, Score::Mate(-2), "{:?}", r);
+    assert_eq!(r.score.to_uci(), "mate -1");
+}
+
+/// Play the engine against itself from `fen`; true if the stronger side mates within
+/// `max_plies`, adjudicated by our board's rules.
+fn converts(fen: &str, nodes: u64, max_plies: usize) -> bool {
+    let mut board = Board::from_fen(fen).unwrap();
+    let mut engines = [Searcher::new(8), Searcher::new(8)];
+    for _ in 0..max_plies {
+        if board.legal_moves().is_empty() {
+            return board.in_check();
+        }
+        if board.has_insufficient_material() || board.is_fifty_move_draw() {
+            return false;
+        }
+        let side = board.side_to_move().index();
+        let r = engines[side].search(&mut board, &Limits::nodes(nodes), &mut NoReport);
+        board.make(r.best_move);
+    }
+    false
+}
+
+#[test]
+fn kqk_and_krk_are_won() {
+    for fen in [
+        "8/8/8/4k3/8/8/8/1Q2K3 w - - 0 1",
+        "8/8/3k4/8/8/8/6K1/7Q w - - 0 1",
+        "K7/8/8/8/4k3/8/8/6q1 b - - 0 1",
+    ] {
+        assert!(converts(fen, 20_000, 60), "KQK not won from {fen}");
+    }
+    for fen in [
+        "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
+        "8/8/3k4/8/8/8/6K1/7R w - - 0 1",
+        "7K/8/8/3k4/8/8/8/r7 b - - 0 1",
+    ] {
+        assert!(converts(fen, 20_000, 100), "KRK not won from {fen}");
+    }
+}
+
+/// A game in which `shuffle` was played twice from `fen`: the position after the last move
+/// of `shuffle` has occurred twice, and the root (the side to move) may repeat once more.
+fn with_history(fen: &str, moves: &[&str]) -> Board {
+    let mut b = Board::from_fen(fen).unwrap();
+    for m in moves {
+        let mv = b.parse_uci_move(m).expect("legal history move");
+        b.make(mv);
+    }
+    b
+}
+
+#[test]
+fn repetition_avoided_when_winning_and_sought_when_losing() {
+    // White (a queen up) shuffled Qd1-d2 while Black shuffled Ke8-f8. Qd2-d1 now would repeat
+    // the position a third time: a winning side must not.
+    let shuffle = ["e8f8", "d1d2", "f8e8", "d2d1", "e8f8", "d1d2", "f8e8"];
+    let mut b = with_history("4k3/8/8/8/8/8/8/K2Q4 b - - 0 1", &shuffle);
+    let mut s = Searcher::new(16);
+    let r = s.search(&mut b, &Limits::depth(6), &mut NoReport);
+    assert_ne!(r.best_move.to_string(), "d2d1");
+    assert!(
+        matches!(r.score, Score::Cp(cp) if cp > 300) || matches!(r.score, Score::Mate(p) if p > 0)
+    );
+    // Colours reversed: White is a queen down and takes the draw by repetition.
+    let shuffle = ["d8d7", "e1f1", "d7d8", "f1e1", "d8d7", "e1f1", "d7d8"];
+    let mut b = with_history("3q3k/8/8/8/8/8/8/4K3 b - - 0 1", &shuffle);
+    let r = s.search(&mut b, &Limits::depth(6), &mut NoReport);
+    assert_eq!(r.best_move.to_string(), "f1e1");
+    assert_eq!(r.score, Score::Cp(0));
+}
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+#[test]
+fn never_an_illegal_bestmove_at_tiny_limits() {
+    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut s = Searcher::new(1);
+    let mut checked = 0;
+    while checked < 2000 {
+        // A random game prefix of 0..80 plies.
+        let mut b = Board::startpos();
+        let plies = rng.next() % 80;
+        for _ in 0..plies {
+            let moves = b.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            b.make(moves[(rng.next() % moves.len() as u64) as usize]);
+        }
+        let fen = b.to_fen();
+        let legal: Vec<String> = chess(&fen)
+            .legal_moves()
+            .into_iter()
+            .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+            .collect();
+        let nodes = 1 + rng.next() % 200;
+        let r = s.search(&mut b, &Limits::nodes(nodes), &mut NoReport);
+        assert_eq!(b.to_fen(), fen, "search must leave the board unchanged");
+        if legal.is_empty() {
+            assert!(r.best_move.is_null(), "{fen}");
+        } else {
+            assert!(
+                legal.contains(&r.best_move.to_string()),
+                "{fen}: {}",
+                r.best_move
+            );
+            assert!(!r.pv.is_empty() && r.pv[0] == r.best_move, "{fen}");
+        }
+        checked += 1;
+    }
+}
+
+#[test]
+fn node_limit_is_exact_after_the_first_iteration() {
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let r = search(fen, Limits::nodes(20_000));
+    assert!(r.nodes <= 20_000, "{}", r.nodes);
+    assert!(r.depth >= 2);
+}
+
+#[test]
+fn quiescence_pv_resolves_the_exchange() {
+    // White to move can win a hanging queen.
+    let mut b = Board::from_fen("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1").unwrap();
+    let mut s = Searcher::new(1);
+    let pv = s.quiescence_pv(&mut b);
+    assert_eq!(pv.first().map(|m| m.to_string()), Some("d1d5".to_string()));
+    // A quiet position has an empty qsearch PV.
+    let mut b = Board::startpos();
+    assert!(s.quiescence_pv(&mut b).is_empty());
+}

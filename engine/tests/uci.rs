@@ -1,0 +1,253 @@
+//! The `sable` binary over UCI: handshake, answers while searching, bad input, time limits.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sable"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn sable");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut e = Engine {
+            child,
+            stdin,
+            lines: rx,
+        };
+        // Wait until the engine is up (attack tables built) before timing anything.
+        e.send("isready");
+        e.until("readyok", LONG);
+        e
+    }
+
+    fn send(&mut self, s: &str) {
+        writeln!(self.stdin, "{s}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first starting with `prefix`; panics after `timeout`.
+    fn until(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => {
+                    let done = l.starts_with(prefix);
+                    seen.push(l);
+                    if done {
+                        return seen;
+                    }
+                }
+                Err(_) => panic!("no '{prefix}' within {timeout:?}; got {seen:?}"),
+            }
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+const LONG: Duration = Duration::from_secs(10);
+
+fn bestmove(lines: &[String]) -> String {
+    lines
+        .last()
+        .and_then(|l| l.strip_prefix("bestmove "))
+        .map(|s| s.split_whitespace().next().unwrap_or("").to_string())
+        .expect("bestmove line")
+}
+
+#[test]
+fn handshake_lists_options() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until("uciok", LONG);
+    assert!(lines.iter().any(|l| l.starts_with("id name Sable")));
+    for opt in [
+        "Hash",
+        "Threads",
+        "Move Overhead",
+        "EvalFile",
+        "NullMove",
+        "LMR",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {opt} type"))),
+            "{opt} missing: {lines:?}"
+        );
+    }
+    e.send("isready");
+    e.until("readyok", LONG);
+}
+
+#[test]
+fn stop_and_isready_answer_at_once_during_infinite_search() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    e.send("isready");
+    let mut lines = e.until("readyok", LONG);
+    assert!(t.elapsed() < Duration::from_millis(50), "{:?}", t.elapsed());
+    let t = Instant::now();
+    e.send("stop");
+    lines.extend(e.until("bestmove", LONG));
+    assert!(t.elapsed() < Duration::from_millis(50), "{:?}", t.elapsed());
+    assert!(lines.iter().any(|l| l.starts_with("info depth")));
+    let mv = bestmove(&lines);
+    assert!(mv.len() >= 4 && mv != "0000", "{mv}");
+}
+
+#[test]
+fn movetime_is_respected() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    let t = Instant::now();
+    e.send("go movetime 200");
+    let lines = e.until("bestmove", LONG);
+    let el = t.elapsed();
+    // The engine's own clock must stay inside movetime; the wall clock also counts the
+    // scheduling of a loaded machine, so it gets a looser bound.
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    let time: u64 = last
+        .split(" time ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(time <= 200, "{last}");
+    assert!(
+        el >= Duration::from_millis(150) && el < Duration::from_millis(400),
+        "{el:?}"
+    );
+}
+
+#[test]
+fn tiny_clock_does_not_flag() {
+    let mut e = Engine::start();
+    e.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    let t = Instant::now();
+    e.send("go wtime 50 btime 50 winc 10 binc 10");
+    e.until("bestmove", LONG);
+    assert!(t.elapsed() < Duration::from_millis(45), "{:?}", t.elapsed());
+}
+
+#[test]
+fn garbage_and_illegal_input_keep_the_engine_alive() {
+    let mut e = Engine::start();
+    for bad in [
+        "hello world",
+        "position fen not/a/fen w - - 0 1",
+        "position startpos moves e2e4 e2e4",
+        "position",
+        "setoption name Hash value lots",
+        "setoption name NoSuchOption value 1",
+        "setoption name EvalFile value /nonexistent/file.json",
+        "go depth banana nodes 3000",
+    ] {
+        e.send(bad);
+    }
+    // The engine kept the legal prefix (after e2e4) and searched it with depth ignored...
+    let lines = e.until("bestmove", LONG);
+    assert!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("info string"))
+            .count()
+            >= 7,
+        "{lines:?}"
+    );
+    e.send("stop");
+    e.send("isready");
+    e.until("readyok", LONG);
+    // ... so Black is to move: the best move is a black move.
+    let mv = bestmove(&lines);
+    assert!(mv.as_bytes()[1] == b'7' || mv.as_bytes()[1] == b'8', "{mv}");
+    e.send("position startpos");
+    e.send("go depth 3");
+    let lines = e.until("bestmove", LONG);
+    assert!(lines.iter().any(|l| l.contains("score cp")));
+}
+
+#[test]
+fn mate_is_reported_in_moves_and_no_move_gives_0000() {
+    let mut e = Engine::start();
+    e.send("position fen k7/8/2K5/8/8/8/8/7R w - - 0 1");
+    e.send("go depth 6");
+    let lines = e.until("bestmove", LONG);
+    let last_info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert!(last_info.contains("score mate 2"), "{last_info}");
+    // Checkmated side to move.
+    e.send("position fen k7/1Q6/1K6/8/8/8/8/8 b - - 0 1");
+    e.send("go depth 3");
+    let lines = e.until("bestmove", LONG);
+    assert_eq!(bestmove(&lines), "0000");
+}
+
+#[test]
+fn go_perft_counts() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go perft 3");
+    let lines = e.until("Nodes searched", LONG);
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 8902");
+    assert_eq!(lines.iter().filter(|l| l.contains(": ")).count(), 21);
+}
+
+#[test]
+fn quit_exits() {
+    let mut e = Engine::start();
+    e.send("go infinite");
+    e.send("quit");
+    let t = Instant::now();
+    loop {
+        if let Ok(Some(_)) = e.child.try_wait() {
+            break;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(2),
+            "still running after quit"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}

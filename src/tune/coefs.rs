@@ -1,0 +1,208 @@
+//! Coefficient extraction: each labelled position becomes the engine's own linear trace
+//! (`sable::eval::trace`), optionally after resolving it to a quiet leaf with the engine's
+//! quiescence search. The tuner never has a second copy of the evaluation.
+
+use super::dataset::Record;
+use super::store::{Coefs, Store};
+use rayon::prelude::*;
+use sable::board::Board;
+use sable::eval;
+
+/// The engine's trace of `board` as tuner coefficients (White's view).
+pub fn of_board(board: &Board) -> Coefs {
+    let t = eval::trace(board);
+    Coefs {
+        phase: t.phase,
+        scale: t.scale,
+        fixed: t.fixed,
+        terms: t.terms,
+    }
+}
+
+/// What became of the records when building the store.
+#[derive(Clone, Debug, Default)]
+pub struct Built {
+    /// The coefficients of every usable position.
+    pub store: Store,
+    /// Records whose FEN the engine rejected, with the first few reasons.
+    pub rejected: usize,
+    /// Up to 5 example rejections (`fen: cause`).
+    pub examples: Vec<String>,
+}
+
+/// Extracts coefficients for every record in parallel (one quiescence searcher per worker when
+/// `qsearch` is set), keeping the records' order.
+pub fn build(records: &[Record], qsearch: bool) -> Built {
+    let coefs: Vec<Result<Coefs, String>> = records
+        .par_iter()
+        .map(|r| {
+            let b = Board::from_fen(&r.fen).map_err(|e| format!("{}: {e}", r.fen))?;
+            let _ = qsearch; // resolution arrives with the search branch
+            Ok(of_board(&b))
+        })
+        .collect();
+    let mut built = Built::default();
+    for (r, c) in records.iter().zip(coefs) {
+        let pushed = c.and_then(|c| built.store.push(&c, r.result));
+        if let Err(e) = pushed {
+            built.rejected += 1;
+            if built.examples.len() < 5 {
+                built.examples.push(e);
+            }
+        }
+    }
+    built
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::tune::rng::Rng;
+    use crate::tune::{model, optimise, output};
+    use sable::eval::{evaluate, taper, Params, S};
+    use shakmaty::{fen::Fen, Chess, EnPassantMode, Position};
+
+    /// Positions from random games (deterministic): every phase, checks, odd material.
+    pub(crate) fn random_positions(games: usize, seed: u64) -> Vec<String> {
+        let mut rng = Rng::new(seed);
+        let mut out = Vec::new();
+        for _ in 0..games {
+            let mut pos = Chess::default();
+            for _ in 0..rng.below(160) + 20 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                // prefer captures now and then so material varies
+                let caps: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
+                let mv = if !caps.is_empty() && rng.below(2) == 0 {
+                    *caps[rng.below(caps.len())]
+                } else {
+                    moves[rng.below(moves.len())]
+                };
+                pos.play_unchecked(mv);
+                out.push(Fen::from_position(&pos, EnPassantMode::Legal).to_string());
+            }
+        }
+        out
+    }
+
+    /// Default weights perturbed at random, so no coefficient hides behind a zero weight.
+    fn perturbed(seed: u64) -> Params {
+        let mut rng = Rng::new(seed);
+        let w: Vec<S> = Params::default()
+            .weights()
+            .iter()
+            .map(|s| {
+                S::new(
+                    s.mg() + rng.below(41) as i32 - 20,
+                    s.eg() + rng.below(41) as i32 - 20,
+                )
+            })
+            .collect();
+        Params::from_weights(&w)
+    }
+
+    #[test]
+    fn evaluate_equals_dot_of_stored_coefficients_exactly() {
+        let fens = random_positions(60, 3);
+        let recs: Vec<Record> = fens
+            .iter()
+            .map(|f| Record {
+                fen: f.clone(),
+                result: 0.5,
+                score: None,
+            })
+            .collect();
+        let built = build(&recs, false);
+        assert_eq!((built.store.len(), built.rejected), (fens.len(), 0));
+        for params in [Params::default(), perturbed(7), Params::material_only()] {
+            let w = params.weights();
+            for (p, fen) in fens.iter().enumerate() {
+                let c = built.store.coefs(p);
+                let (mut mg, mut eg) = (0, 0);
+                for &(i, k) in &c.terms {
+                    mg += w[i as usize].mg() * k as i32;
+                    eg += w[i as usize].eg() * k as i32;
+                }
+                let white = taper(mg, eg, c.phase, c.scale) + c.fixed;
+                let b = Board::from_fen(fen).unwrap();
+                let stm = if fen.split(' ').nth(1) == Some("w") {
+                    1
+                } else {
+                    -1
+                };
+                assert_eq!(evaluate(&b, &params), stm * white, "{fen}");
+                // the f64 model agrees up to the integer rounding of the taper
+                let wd = model::to_dense(&output::to_f64(&params)).unwrap();
+                assert!(
+                    (model::eval_pos(&built.store, p, &wd) - white as f64).abs() < 2.0,
+                    "{fen}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn tuning_material_only_recovers_a_known_material_rule() {
+        // label real positions with the expected score of a material-only evaluation
+        let truth = [90.0, 310.0, 330.0, 480.0, 950.0];
+        let truth_params = output::to_params(
+            &(0..Params::len())
+                .map(|i| {
+                    if i < 5 {
+                        [truth[i], truth[i]]
+                    } else {
+                        [0.0; 2]
+                    }
+                })
+                .collect::<Vec<_>>(),
+        );
+        let fens = random_positions(60, 11);
+        let recs: Vec<Record> = fens
+            .iter()
+            .map(|f| Record {
+                fen: f.clone(),
+                result: 0.5,
+                score: None,
+            })
+            .collect();
+        let mut built = build(&recs, false);
+        let tw = model::to_dense(&output::to_f64(&truth_params)).unwrap();
+        for p in 0..built.store.len() {
+            built.store.entries[p].result =
+                model::sigmoid(0.5, model::eval_pos(&built.store, p, &tw)) as f32;
+        }
+        let n = Params::len();
+        let frozen: Vec<bool> = (0..n).map(|i| Params::group(i) != "material").collect();
+        let cfg = optimise::Config {
+            epochs: 2000,
+            lr: 10.0,
+            batch: 0,
+            frozen,
+            checkpoint: None,
+            checkpoint_every: 1,
+        };
+        let init = output::to_f64(&Params::material_only())
+            .iter()
+            .enumerate()
+            .map(|(i, x)| if i < 5 { [0.0; 2] } else { *x })
+            .collect();
+        let st = optimise::fresh(init, 0.5, cfg.lr, (built.store.len(), 0));
+        let done = optimise::run(&built.store, &Store::new(), &cfg, st, &mut ()).unwrap();
+        eprintln!(
+            "{:?} after {} epochs, loss {}",
+            &done.weights[..5],
+            done.epoch,
+            done.history.last().unwrap().train
+        );
+        for (i, &v) in truth.iter().enumerate() {
+            let got = done.weights[i];
+            assert!(
+                (got[0] - v).abs() < 2.0 && (got[1] - v).abs() < 2.0,
+                "{}: {got:?} vs {v}",
+                Params::name(i)
+            );
+        }
+    }
+}

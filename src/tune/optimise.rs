@@ -1,0 +1,262 @@
+//! The training loop: Adam epochs over full or mini-batches, validation loss beside the training
+//! loss, a checkpoint every N epochs and resumption from one.
+
+use super::adam::Adam;
+use super::model::{self, Dense};
+use super::store::Store;
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Options of a tuning run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Number of epochs (passes over the training set).
+    pub epochs: usize,
+    /// Adam learning rate.
+    pub lr: f64,
+    /// Positions per mini-batch; 0 = full batch (one step per epoch).
+    pub batch: usize,
+    /// `frozen[i]`: parameter i keeps its initial value.
+    pub frozen: Vec<bool>,
+    /// Where to write checkpoints (none: no checkpoints).
+    pub checkpoint: Option<PathBuf>,
+    /// Write a checkpoint every this many epochs.
+    pub checkpoint_every: usize,
+}
+
+/// What one epoch did.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct EpochStat {
+    /// 1-based epoch number.
+    pub epoch: usize,
+    /// Training loss (mean over the epoch's batches, at the weights each batch saw).
+    pub train: f64,
+    /// Validation loss after the epoch (NaN without a validation set).
+    pub valid: f64,
+    /// Training positions per second over the epoch (all threads).
+    pub pos_per_s: f64,
+}
+
+/// Everything needed to continue a run.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Checkpoint {
+    /// Epochs completed.
+    pub epoch: usize,
+    /// The K in use.
+    pub k: f64,
+    /// Current weights.
+    pub weights: Vec<[f64; 2]>,
+    /// Optimiser state.
+    pub adam: Adam,
+    /// The per-epoch history so far.
+    pub history: Vec<EpochStat>,
+    /// Training and validation set sizes, to refuse resuming on different data.
+    pub sizes: (usize, usize),
+}
+
+impl Checkpoint {
+    /// Writes the checkpoint as JSON (through a temporary file, so a crash never leaves half a file).
+    pub fn save(&self, path: &Path) -> anyhow::Result<()> {
+        let tmp = path.with_extension("tmp");
+        std::fs::write(&tmp, serde_json::to_vec(self)?)
+            .with_context(|| format!("writing {}", tmp.display()))?;
+        std::fs::rename(&tmp, path).with_context(|| format!("renaming to {}", path.display()))?;
+        Ok(())
+    }
+
+    /// Reads a checkpoint written by [`Checkpoint::save`].
+    pub fn load(path: &Path) -> anyhow::Result<Checkpoint> {
+        let text = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        serde_json::from_slice(&text)
+            .with_context(|| format!("{}: not a tuner checkpoint", path.display()))
+    }
+}
+
+/// Receives each finished epoch (the CLI draws a progress bar; tests use `()`).
+pub trait Progress {
+    /// Called after every epoch.
+    fn epoch(&mut self, _stat: &EpochStat) {}
+}
+
+impl Progress for () {}
+
+/// Runs (or continues) the optimisation; returns the final state.
+pub fn run(
+    train: &Store,
+    valid: &Store,
+    cfg: &Config,
+    mut state: Checkpoint,
+    progress: &mut dyn Progress,
+) -> anyhow::Result<Checkpoint> {
+    let n = state.weights.len();
+    anyhow::ensure!(
+        cfg.frozen.len() == n,
+        "frozen mask has {} entries for {n} weights",
+        cfg.frozen.len()
+    );
+    anyhow::ensure!(
+        state.sizes == (train.len(), valid.len()),
+        "checkpoint was made on {:?} training/validation positions, this run has {:?}",
+        state.sizes,
+        (train.len(), valid.len())
+    );
+    let mut w: Box<Dense> = model::to_dense(&state.weights).map_err(anyhow::Error::msg)?;
+    let mut grad = model::zero_dense();
+    let batch = if cfg.batch == 0 {
+        train.len().max(1)
+    } else {
+        cfg.batch
+    };
+    state.adam.lr = cfg.lr;
+    while state.epoch < cfg.epochs {
+        let t0 = Instant::now();
+        let mut sum = 0.0;
+        let mut start = 0;
+        while start < train.len() {
+            let end = (start + batch).min(train.len());
+            let l = model::loss_and_grad(train, &w, state.k, start..end, &mut grad);
+            sum += l * (end - start) as f64;
+            state.adam.step(&mut w[..n], &grad[..n], &cfg.frozen);
+            start = end;
+        }
+        let secs = t0.elapsed().as_secs_f64();
+        state.epoch += 1;
+        let stat = EpochStat {
+            epoch: state.epoch,
+            train: sum / train.len().max(1) as f64,
+            valid: if valid.is_empty() {
+                f64::NAN
+            } else {
+                model::loss(valid, &w, state.k, 0..valid.len())
+            },
+            pos_per_s: train.len() as f64 / secs.max(1e-9),
+        };
+        progress.epoch(&stat);
+        state.history.push(stat);
+        state.weights.copy_from_slice(&w[..n]);
+        if let Some(path) = &cfg.checkpoint {
+            if state.epoch.is_multiple_of(cfg.checkpoint_every.max(1)) || state.epoch == cfg.epochs
+            {
+                state.save(path)?;
+            }
+        }
+    }
+    Ok(state)
+}
+
+/// A fresh state at `init` for the given data sizes.
+pub fn fresh(init: Vec<[f64; 2]>, k: f64, lr: f64, sizes: (usize, usize)) -> Checkpoint {
+    let n = init.len();
+    Checkpoint {
+        epoch: 0,
+        k,
+        weights: init,
+        adam: Adam::new(n, lr),
+        history: Vec::new(),
+        sizes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::store::Coefs;
+    use super::*;
+
+    /// Positions whose result is the expected score under a known material rule; tuning from zero
+    /// must recover the rule's values.
+    fn material_dataset(truth: &[f64], n: usize, k: f64) -> Store {
+        let mut s = Store::new();
+        let mut x: u64 = 12345;
+        for _ in 0..n {
+            let mut terms = Vec::new();
+            let mut eval = 0.0;
+            for (i, &v) in truth.iter().enumerate() {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let c = ((x >> 33) % 3) as i16 - 1;
+                if c != 0 {
+                    terms.push((i as u16, c));
+                    eval += c as f64 * v;
+                }
+            }
+            // full middlegame, so eval = mg; eg weights are unconstrained by this data
+            s.push(
+                &Coefs {
+                    phase: 24,
+                    scale: 128,
+                    fixed: 0,
+                    terms,
+                },
+                model::sigmoid(k, eval),
+            )
+            .unwrap();
+        }
+        s
+    }
+
+    #[test]
+    fn recovers_material_values_and_resumes() {
+        let truth = [100.0, 300.0, 320.0, 500.0, 900.0];
+        let train = material_dataset(&truth, 4000, 1.0);
+        let valid = material_dataset(&truth, 10, 1.0);
+        let dir = std::env::temp_dir().join(format!("sable-tune-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let ck = dir.join("ck.json");
+        let mut cfg = Config {
+            epochs: 300,
+            lr: 10.0,
+            batch: 0,
+            frozen: vec![false; 5],
+            checkpoint: Some(ck.clone()),
+            checkpoint_every: 100,
+        };
+        let st = fresh(vec![[0.0; 2]; 5], 1.0, cfg.lr, (train.len(), valid.len()));
+        let half = Config {
+            epochs: 150,
+            ..cfg.clone()
+        };
+        let a = run(&train, &valid, &half, st, &mut ()).unwrap();
+        assert_eq!(Checkpoint::load(&ck).unwrap().epoch, 150);
+        cfg.epochs = 2000;
+        let b = run(
+            &train,
+            &valid,
+            &cfg,
+            Checkpoint::load(&ck).unwrap(),
+            &mut (),
+        )
+        .unwrap();
+        assert_eq!(b.history.len(), 2000);
+        assert!(b.history[1999].train < a.history[149].train);
+        for (i, &v) in truth.iter().enumerate() {
+            assert!(
+                (b.weights[i][0] - v).abs() < 2.0,
+                "param {i}: {} vs {v}",
+                b.weights[i][0]
+            );
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn refuses_a_checkpoint_from_other_data() {
+        let train = material_dataset(&[100.0], 50, 1.0);
+        let cfg = Config {
+            epochs: 1,
+            lr: 1.0,
+            batch: 16,
+            frozen: vec![false],
+            checkpoint: None,
+            checkpoint_every: 1,
+        };
+        let st = fresh(vec![[0.0; 2]], 1.0, 1.0, (49, 0));
+        assert!(run(&train, &Store::new(), &cfg, st, &mut ()).is_err());
+        let st = fresh(vec![[0.0; 2]], 1.0, 1.0, (50, 0));
+        let r = run(&train, &Store::new(), &cfg, st, &mut ()).unwrap();
+        assert_eq!(r.adam.t, 4); // 50 positions in batches of 16
+        assert!(r.history[0].valid.is_nan());
+    }
+}

@@ -1,0 +1,245 @@
+//! Compact, sparse storage of each position's evaluation coefficients.
+//!
+//! A position is one 12-byte [`Entry`] (result, phase, scale, fixed part, where its terms start)
+//! plus its terms: a `u16` parameter index and an `i8` coefficient, 3 bytes each, in two flat arrays
+//! shared by all positions. A coefficient outside the `i8` range is split into several terms with
+//! the same index: the evaluation is linear, so the dot product is unchanged.
+
+/// The tapering constants shared with the engine (`sable::eval::{PHASE_MAX, SCALE_MAX}`).
+pub const PHASE_MAX: i32 = 24;
+/// Endgame scale denominator.
+pub const SCALE_MAX: i32 = 128;
+
+/// The linear form of one position's evaluation, from White's view (what `sable::eval::trace` gives).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Coefs {
+    /// Game phase, 0 (pawn endgame) ..= 24 (full middlegame).
+    pub phase: i32,
+    /// Endgame scale, 0 ..= 128.
+    pub scale: i32,
+    /// Untunable centipawns added after tapering.
+    pub fixed: i32,
+    /// (parameter index, white-minus-black coefficient), zeros omitted.
+    pub terms: Vec<(u16, i16)>,
+}
+
+/// Per-position header in the store.
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    /// Offset of the first term in [`Store::idx`] / [`Store::coef`].
+    pub start: u32,
+    /// Game result from White's view.
+    pub result: f32,
+    /// Untunable centipawns (added after tapering).
+    pub fixed: i16,
+    /// Game phase 0..=24.
+    pub phase: u8,
+    /// Endgame scale 0..=128.
+    pub scale: u8,
+}
+
+impl Entry {
+    /// Weight of the middlegame sum in the white eval: phase / 24.
+    #[inline]
+    pub fn rho_mg(&self) -> f64 {
+        // multiply by a constant reciprocal: a division per position costs measurable time
+        self.phase as f64 * (1.0 / PHASE_MAX as f64)
+    }
+
+    /// Weight of the endgame sum: (24 - phase) * scale / 128 / 24.
+    #[inline]
+    pub fn rho_eg(&self) -> f64 {
+        ((PHASE_MAX - self.phase as i32) * self.scale as i32) as f64
+            * (1.0 / (SCALE_MAX as f64 * PHASE_MAX as f64))
+    }
+}
+
+/// All positions' coefficients, compact.
+#[derive(Clone, Debug, Default)]
+pub struct Store {
+    /// One header per position.
+    pub entries: Vec<Entry>,
+    /// Parameter index of each term.
+    pub idx: Vec<u16>,
+    /// Coefficient of each term.
+    pub coef: Vec<i8>,
+}
+
+impl Store {
+    /// An empty store.
+    pub fn new() -> Store {
+        Store::default()
+    }
+
+    /// Number of positions.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True when no position is stored.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Adds a position; fails (without storing) when phase, scale or fixed are out of range.
+    pub fn push(&mut self, c: &Coefs, result: f64) -> Result<(), String> {
+        if !(0..=PHASE_MAX).contains(&c.phase) {
+            return Err(format!("phase {} outside 0..={PHASE_MAX}", c.phase));
+        }
+        if !(0..=SCALE_MAX).contains(&c.scale) {
+            return Err(format!("scale {} outside 0..={SCALE_MAX}", c.scale));
+        }
+        let fixed = i16::try_from(c.fixed).map_err(|_| format!("fixed {} too large", c.fixed))?;
+        let start = u32::try_from(self.idx.len()).map_err(|_| "too many terms".to_string())?;
+        self.entries.push(Entry {
+            start,
+            result: result as f32,
+            fixed,
+            phase: c.phase as u8,
+            scale: c.scale as u8,
+        });
+        for &(i, mut v) in &c.terms {
+            // split coefficients beyond i8 into chunks of at most 127 in magnitude
+            while v != 0 {
+                let part = v.clamp(-127, 127);
+                self.idx.push(i);
+                self.coef.push(part as i8);
+                v -= part;
+            }
+        }
+        Ok(())
+    }
+
+    /// Term range of position `p`.
+    #[inline]
+    pub fn range(&self, p: usize) -> std::ops::Range<usize> {
+        let s = self.entries[p].start as usize;
+        let e = self
+            .entries
+            .get(p + 1)
+            .map_or(self.idx.len(), |n| n.start as usize);
+        s..e
+    }
+
+    /// Bytes used by the stored data (headers and terms).
+    pub fn bytes(&self) -> usize {
+        self.entries.len() * std::mem::size_of::<Entry>() + self.idx.len() * 3
+    }
+
+    /// The stored coefficients of position `p`, merged back per index.
+    pub fn coefs(&self, p: usize) -> Coefs {
+        let e = self.entries[p];
+        let mut terms: Vec<(u16, i16)> = Vec::new();
+        for k in self.range(p) {
+            match terms.last_mut() {
+                Some(last) if last.0 == self.idx[k] => last.1 += self.coef[k] as i16,
+                _ => terms.push((self.idx[k], self.coef[k] as i16)),
+            }
+        }
+        Coefs {
+            phase: e.phase as i32,
+            scale: e.scale as i32,
+            fixed: e.fixed as i32,
+            terms,
+        }
+    }
+
+    /// Splits off positions `from..` into a new store (used for the validation split).
+    pub fn split_off(&mut self, from: usize) -> Store {
+        let mut tail = Store::new();
+        for p in from..self.len() {
+            let c = self.coefs(p);
+            tail.push(&c, self.entries[p].result as f64)
+                .expect("stored entries are in range");
+        }
+        if from < self.len() {
+            let cut = self.entries[from].start as usize;
+            self.entries.truncate(from);
+            self.idx.truncate(cut);
+            self.coef.truncate(cut);
+        }
+        tail
+    }
+
+    /// Appends every position of `other`.
+    pub fn extend(&mut self, other: &Store) {
+        for p in 0..other.len() {
+            let c = other.coefs(p);
+            self.push(&c, other.entries[p].result as f64)
+                .expect("stored entries are in range");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entry_is_twelve_bytes() {
+        assert_eq!(std::mem::size_of::<Entry>(), 12);
+    }
+
+    #[test]
+    fn round_trip_with_large_coefficients() {
+        let mut s = Store::new();
+        let a = Coefs {
+            phase: 24,
+            scale: 128,
+            fixed: -7,
+            terms: vec![(0, 1), (5, -300), (9, 127)],
+        };
+        let b = Coefs {
+            phase: 3,
+            scale: 64,
+            fixed: 0,
+            terms: vec![(2, 2)],
+        };
+        s.push(&a, 1.0).unwrap();
+        s.push(&b, 0.5).unwrap();
+        assert_eq!(s.coefs(0), a);
+        assert_eq!(s.coefs(1), b);
+        assert_eq!(s.idx.len(), 6); // -300 = -127 -127 -46
+        let tail = s.split_off(1);
+        assert_eq!((s.len(), tail.len()), (1, 1));
+        assert_eq!(tail.coefs(0), b);
+        assert_eq!(s.coefs(0), a);
+    }
+
+    #[test]
+    fn out_of_range_headers_are_rejected() {
+        let mut s = Store::new();
+        assert!(s
+            .push(
+                &Coefs {
+                    phase: 25,
+                    scale: 128,
+                    ..Coefs::default()
+                },
+                1.0
+            )
+            .is_err());
+        assert!(s
+            .push(
+                &Coefs {
+                    phase: 2,
+                    scale: 129,
+                    ..Coefs::default()
+                },
+                1.0
+            )
+            .is_err());
+        assert!(s
+            .push(
+                &Coefs {
+                    phase: 2,
+                    scale: 1,
+                    fixed: 40000,
+                    terms: vec![]
+                },
+                1.0
+            )
+            .is_err());
+        assert!(s.is_empty());
+    }
+}
