@@ -350,3 +350,22 @@ fn finish(
     println!("weights          {}", args.out.display());
     Ok(0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn freeze_groups_are_checked_and_masked() {
+        let m = frozen_mask(&["material".to_string()]).unwrap();
+        assert_eq!(m.iter().filter(|&&f| f).count(), 5);
+        assert!(m[0] && !m[Params::len() - 1]);
+        let e = frozen_mask(&["nonsense".to_string()])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("unknown group `nonsense`") && e.contains("pst"),
+            "{e}"
+        );
+    }
+}

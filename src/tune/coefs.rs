@@ -255,3 +255,34 @@ mod qsearch_tests {
         assert_ne!(resolved.store.coefs(0), plain.store.coefs(0));
     }
 }
+
+#[cfg(test)]
+mod sample_tests {
+    use super::*;
+    use sable::eval::{evaluate, Params};
+    use std::path::Path;
+
+    #[test]
+    fn every_sample_position_evaluates_to_its_trace_exactly() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample.csv");
+        let recs = crate::tune::dataset::read_file(&path, false)
+            .unwrap()
+            .records;
+        assert!(recs.len() >= 5000);
+        let built = build(&recs, false);
+        assert_eq!(built.rejected, 0, "{:?}", built.examples);
+        let p = Params::default();
+        let w = p.weights();
+        for (i, r) in recs.iter().enumerate() {
+            let b = Board::from_fen(&r.fen).unwrap();
+            let t = eval::trace(&b);
+            let stm = if r.fen.split(' ').nth(1) == Some("w") {
+                1
+            } else {
+                -1
+            };
+            assert_eq!(evaluate(&b, &p), stm * t.white_eval(&w), "{}", r.fen);
+            assert_eq!(built.store.coefs(i), of_board(&b), "{}", r.fen);
+        }
+    }
+}
