@@ -124,6 +124,15 @@ pub fn run(
         cfg.batch
     };
     state.adam.lr = cfg.lr;
+    if state.best.is_none() && !valid.is_empty() {
+        // the starting point is a candidate too: tuning may not beat it
+        let v = model::loss(valid, &w, state.k, 0..valid.len());
+        state.best = Some(Best {
+            epoch: state.epoch,
+            valid: v,
+            weights: state.weights.clone(),
+        });
+    }
     while state.epoch < cfg.epochs {
         let t0 = Instant::now();
         let mut sum = 0.0;
