@@ -134,7 +134,7 @@ fn load(args: &Args) -> anyhow::Result<(Store, Store)> {
         "traced {} positions in {:.1}s, {} terms, {:.0} bytes/position",
         train.len() + valid.len(),
         t.elapsed().as_secs_f64(),
-        train.idx.len() + valid.idx.len(),
+        train.terms.len() + valid.terms.len(),
         (train.bytes() + valid.bytes()) as f64 / (train.len() + valid.len()).max(1) as f64
     );
     Ok((train, valid))
@@ -203,10 +203,10 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let n = Params::len();
     anyhow::ensure!(
         train
-            .idx
+            .terms
             .iter()
-            .chain(&valid.idx)
-            .all(|&i| (i as usize) < n),
+            .chain(&valid.terms)
+            .all(|t| (t.idx as usize) < n),
         "the trace uses a parameter index beyond Params::len() = {n}"
     );
     let init = match args.init {
