@@ -1,10 +1,67 @@
-//! `harness check` (not implemented yet).
+//! `harness check`: the regression gate (see [`crate::check`]).
 
-/// Options of this subcommand.
+use crate::check::{self, Profile, StepOutcome};
+use anyhow::Context;
+use std::path::PathBuf;
+
+/// The steps of the gate, in the order they run.
+pub const STEPS: &[&str] = &["perft", "bench", "tactics", "match"];
+
+/// Options of `harness check`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Quick profile: a smoke test of a few seconds per step.
+    #[arg(long, conflicts_with = "full")]
+    pub quick: bool,
+    /// Full profile: deeper perft and more games (several minutes).
+    #[arg(long)]
+    pub full: bool,
+    /// Run only these steps (repeatable or comma-separated): perft, bench, tactics, match.
+    #[arg(long, value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(STEPS))]
+    pub only: Vec<String>,
+    /// Skip these steps (repeatable or comma-separated).
+    #[arg(long, value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(STEPS))]
+    pub skip: Vec<String>,
+    /// Also write the results as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Print every step's details, not only those of failed steps.
+    #[arg(long, short)]
+    pub verbose: bool,
+}
 
-/// Runs the subcommand; returns the process exit code.
-pub fn run(_args: Args) -> anyhow::Result<i32> {
-    anyhow::bail!("not implemented yet")
+impl Args {
+    fn profile(&self) -> Profile {
+        match (self.quick, self.full) {
+            (true, _) => Profile::Quick,
+            (_, true) => Profile::Full,
+            _ => Profile::Standard,
+        }
+    }
+
+    fn selected(&self, step: &str) -> bool {
+        (self.only.is_empty() || self.only.iter().any(|s| s == step))
+            && !self.skip.iter().any(|s| s == step)
+    }
+}
+
+/// Runs the selected steps and prints the table; exit code 0 only when every step passed.
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    let profile = args.profile();
+    let mut outcomes: Vec<StepOutcome> = Vec::new();
+    for &step in STEPS.iter().filter(|s| args.selected(s)) {
+        outcomes.push(check::steps::run(step, profile));
+    }
+    print!("{}", check::render_table(&outcomes, args.verbose));
+    if let Some(path) = &args.json {
+        let report = serde_json::json!({ "profile": profile, "steps": outcomes,
+            "passed": outcomes.iter().all(|o| o.passed) });
+        std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")
+            .with_context(|| format!("cannot write JSON report to {}", path.display()))?;
+    }
+    Ok(if outcomes.iter().all(|o| o.passed) {
+        0
+    } else {
+        1
+    })
 }

@@ -1,10 +1,122 @@
-//! `harness epd` (not implemented yet).
+//! `harness epd`: run tactical EPD suites against any UCI engine, score them, compare with a
+//! baseline.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::suites::epd::read_suite;
+use crate::suites::epd_report::{
+    compare_baseline, csv_rows, failures, read_csv, summary, write_csv,
+};
+use crate::suites::epd_run::{run_epd, EpdConfig, Limit};
+use crate::uci::EngineSpec;
 
 /// Options of this subcommand.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// EPD files to run (operations bm, am, id, dm, c0 with STS points, c9).
+    #[arg(required = true)]
+    pub suites: Vec<PathBuf>,
+    /// The UCI engine: a program, optionally followed by its arguments ("sable" or "/path/engine -x").
+    #[arg(long)]
+    pub engine: String,
+    /// A UCI option as Name=Value, sent with setoption; repeat for several. Default: none.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
+    /// Milliseconds per position (`go movetime`). Default 1000 when no limit is given.
+    #[arg(long, conflicts_with_all = ["nodes", "depth"])]
+    pub movetime: Option<u64>,
+    /// Nodes per position (`go nodes`): deterministic for single-threaded engines.
+    #[arg(long, conflicts_with = "depth")]
+    pub nodes: Option<u64>,
+    /// Depth per position (`go depth`).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Engine processes searching in parallel.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Write one row per position to this CSV file.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Compare with an earlier run's CSV: list newly failed/solved positions; exit code 1 when the
+    /// solved count drops by more than --tolerance.
+    #[arg(long, value_name = "FILE.csv")]
+    pub baseline: Option<PathBuf>,
+    /// How many fewer solved positions than the baseline are still accepted.
+    #[arg(long, default_value_t = 0)]
+    pub tolerance: usize,
+    /// Skip malformed EPD lines (and count them) instead of stopping at the first.
+    #[arg(long)]
+    pub skip_bad: bool,
+    /// Seconds a search may run past its limit (or at all, for --nodes/--depth) before the engine
+    /// counts as hung and is restarted; the position counts as failed.
+    #[arg(long, default_value_t = 30)]
+    pub hang_timeout: u64,
+    /// Do not list the failed positions.
+    #[arg(long)]
+    pub no_failures: bool,
+}
+
+/// Turns `--engine` and `--option` into an engine spec.
+pub fn engine_spec(engine: &str, options: &[String]) -> anyhow::Result<EngineSpec> {
+    let mut words = engine.split_whitespace().map(str::to_string);
+    let cmd = words
+        .next()
+        .ok_or_else(|| anyhow::anyhow!("--engine is empty"))?;
+    let mut spec = EngineSpec::new(cmd);
+    spec.args = words.collect();
+    for opt in options {
+        let (name, value) = opt
+            .split_once('=')
+            .ok_or_else(|| anyhow::anyhow!("--option '{opt}': expected Name=Value"))?;
+        spec.set_option(name.trim(), value.trim());
+    }
+    Ok(spec)
+}
 
 /// Runs the subcommand; returns the process exit code.
-pub fn run(_args: Args) -> anyhow::Result<i32> {
-    anyhow::bail!("not implemented yet")
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    if args.concurrency == 0 {
+        anyhow::bail!("--concurrency must be at least 1");
+    }
+    let limit = match (args.movetime, args.nodes, args.depth) {
+        (_, Some(n), _) => Limit::Nodes(n),
+        (_, _, Some(d)) => Limit::Depth(d),
+        (ms, _, _) => Limit::Movetime(ms.unwrap_or(1000)),
+    };
+    let suites = args
+        .suites
+        .iter()
+        .map(|p| read_suite(p, args.skip_bad))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    for suite in &suites {
+        for e in &suite.skipped {
+            eprintln!("skipped {e}");
+        }
+    }
+    let config = EpdConfig {
+        suites,
+        engine: engine_spec(&args.engine, &args.options)?,
+        limit,
+        concurrency: args.concurrency,
+        hang_timeout: Duration::from_secs(args.hang_timeout),
+        progress: true,
+    };
+    let report = run_epd(&config)?;
+    if !args.no_failures {
+        print!("{}", failures(&report));
+    }
+    print!("{}", summary(&report));
+    let rows = csv_rows(&report);
+    if let Some(path) = &args.csv {
+        write_csv(path, &rows)?;
+    }
+    if let Some(path) = &args.baseline {
+        let diff = compare_baseline(&rows, &read_csv(path)?, args.tolerance);
+        print!("{diff}");
+        if diff.regressed {
+            return Ok(1);
+        }
+    }
+    Ok(0)
 }

@@ -1,10 +1,57 @@
-//! `harness sprt` (not implemented yet).
+//! `harness sprt`: a match between two engines that stops when the GSPRT decides.
 
-/// Options of this subcommand.
+use super::match_cmd::{self, build_config, check_two_engines, print_final};
+use crate::stats::{chart::sprt_chart, Decision, Model, Sprt};
+use crate::tournament::run_match;
+use std::path::PathBuf;
+
+/// Options of this subcommand: the match options plus the test.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    #[command(flatten)]
+    match_args: match_cmd::Args,
+    /// Elo under H0 (in the model's scale).
+    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+    elo0: f64,
+    /// Elo under H1 (in the model's scale).
+    #[arg(long, default_value_t = 5.0, allow_hyphen_values = true)]
+    elo1: f64,
+    /// False positive rate.
+    #[arg(long, default_value_t = 0.05)]
+    alpha: f64,
+    /// False negative rate.
+    #[arg(long, default_value_t = 0.05)]
+    beta: f64,
+    /// Elo scale of elo0/elo1: normalized or logistic.
+    #[arg(long, default_value = "normalized")]
+    model: Model,
+    /// Where to draw the LLR/Elo picture (SVG).
+    #[arg(long, default_value = "sprt.svg")]
+    plot: PathBuf,
+}
 
-/// Runs the subcommand; returns the process exit code.
-pub fn run(_args: Args) -> anyhow::Result<i32> {
-    anyhow::bail!("not implemented yet")
+/// Runs the SPRT. Exit code: 0 = H1 accepted (dev is better), 1 = H0 accepted, 3 = no decision
+/// within the games allowed (or the match stopped on an engine failure).
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    let sprt = Sprt::new(args.elo0, args.elo1, args.alpha, args.beta, args.model)
+        .map_err(anyhow::Error::msg)?;
+    let mut cfg = build_config(args.match_args, "sprt", Some(100_000))?;
+    check_two_engines(&cfg)?;
+    cfg.sprt = Some(sprt);
+    let start = std::time::Instant::now();
+    let outcome = run_match(&cfg)?;
+    print_final(&cfg, &outcome);
+    match_cmd::print_speed(&outcome, start.elapsed());
+    if !outcome.history.is_empty() {
+        let title = format!("{} vs {}", outcome.names[0], outcome.names[1]);
+        sprt_chart(&outcome.history, &sprt, &title, &args.plot)?;
+        println!("Chart: {}", args.plot.display());
+    }
+    let decision = outcome.decision.unwrap_or(Decision::Continue);
+    println!("SPRT: {decision}");
+    Ok(match decision {
+        Decision::AcceptH1 => 0,
+        Decision::AcceptH0 => 1,
+        Decision::Continue => 3,
+    })
 }

@@ -33,16 +33,22 @@ impl From<ModelArg> for Model {
 pub struct Args {
     /// Game-pair counts LL,LD,WL+DD,WD,WW (pairs of games on one opening with colours swapped,
     /// by the pair's score 0, 1/4, 1/2, 3/4, 1; from engine 1's view). Five non-negative integers.
+    // Hyphen values allowed so "-1,2,3" is reported as a bad count, not an unknown option.
     #[arg(
         long,
         value_name = "LL,LD,WLDD,WD,WW",
         value_delimiter = ',',
-        num_args = 1
+        allow_hyphen_values = true
     )]
     penta: Option<Vec<u64>>,
 
     /// Game counts W,L,D (wins, losses, draws of engine 1). Three non-negative integers.
-    #[arg(long, value_name = "W,L,D", value_delimiter = ',', num_args = 1)]
+    #[arg(
+        long,
+        value_name = "W,L,D",
+        value_delimiter = ',',
+        allow_hyphen_values = true
+    )]
     wdl: Option<Vec<u64>>,
 
     /// Elo under H0 (no improvement), in the scale of --model.
@@ -200,6 +206,8 @@ mod tests {
         for argv in [
             &["--wdl", "1,x,3"][..],
             &["--wdl", "1,-2,3"],
+            &["--wdl", "-1,2,3"],
+            &["--penta", "-1,2,3,4,5"],
             &["--penta", ""],
             &[],
             &["--wdl", "1,2,3", "--penta", "1,2,3,4,5"],

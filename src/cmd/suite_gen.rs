@@ -1,10 +1,158 @@
-//! `harness suite-gen` (not implemented yet).
+//! `harness suite-gen`: make an EPD test suite from a PGN of games with a reference engine.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use crate::cmd::epd::engine_spec;
+use crate::suites::epd_gen::{
+    analyse_all, collect_positions, epd_line, keep, random_playout_positions, verify_mate,
+    CollectOptions, Selection,
+};
+use crate::suites::epd_run::Limit;
 
 /// Options of this subcommand.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// PGN file of games (for example the output of `harness match`).
+    #[arg(long, required_unless_present = "random_playouts")]
+    pub pgn: Option<PathBuf>,
+    /// Instead of a PGN, take positions from this many random playouts (seeded by --seed);
+    /// useful with --mates-only.
+    #[arg(long, conflicts_with_all = ["pgn", "player"])]
+    pub random_playouts: Option<usize>,
+    /// Seed of the random playouts.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Longest random playout, in plies.
+    #[arg(long, default_value_t = 120)]
+    pub playout_plies: usize,
+    /// The reference engine ("stockfish", or a program with arguments); it runs with MultiPV 2.
+    #[arg(long)]
+    pub oracle: String,
+    /// A UCI option for the oracle as Name=Value; repeat for several. Default: none.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
+    /// Oracle depth per position. Default 12 when no limit is given.
+    #[arg(long, conflicts_with_all = ["movetime", "nodes"])]
+    pub depth: Option<u32>,
+    /// Oracle milliseconds per position.
+    #[arg(long, conflicts_with = "nodes")]
+    pub movetime: Option<u64>,
+    /// Oracle nodes per position.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Keep a position when its best move beats the second by at least this many centipawns
+    /// (a forced mate beats any centipawn score).
+    #[arg(long, default_value_t = 150)]
+    pub margin: i64,
+    /// Skip positions whose second-best line already scores this much or more (nothing to find).
+    #[arg(long, default_value_t = 200)]
+    pub max_second: i64,
+    /// Keep only unique forced mates of at most N moves (mates in 1 and 2 are verified by our own
+    /// exhaustive search; positions where it disagrees are dropped).
+    #[arg(long, value_name = "N")]
+    pub mates_only: Option<u32>,
+    /// Also keep positions whose best move simply recaptures on the square just captured on.
+    #[arg(long)]
+    pub keep_recaptures: bool,
+    /// Skip this many plies at the start of each game (the opening).
+    #[arg(long, default_value_t = 8)]
+    pub skip_plies: usize,
+    /// Only positions where this player (substring of the White/Black tag) is to move, e.g. your
+    /// engine's name to test it on its own games. Default: both sides.
+    #[arg(long)]
+    pub player: Option<String>,
+    /// With --mates-only: keep at most this many mates of each length. Default: no limit.
+    #[arg(long, requires = "mates_only")]
+    pub max_per_mate: Option<usize>,
+    /// Stop after this many selected positions. Default: no limit.
+    #[arg(long)]
+    pub max_positions: Option<usize>,
+    /// Prefix of the ids written (`PREFIX.1`, `PREFIX.2`, ...).
+    #[arg(long, default_value = "gen")]
+    pub id_prefix: String,
+    /// Oracle processes in parallel.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Output EPD file.
+    #[arg(long, short)]
+    pub out: PathBuf,
+}
 
 /// Runs the subcommand; returns the process exit code.
-pub fn run(_args: Args) -> anyhow::Result<i32> {
-    anyhow::bail!("not implemented yet")
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    let limit = match (args.depth, args.movetime, args.nodes) {
+        (_, Some(ms), _) => Limit::Movetime(ms),
+        (_, _, Some(n)) => Limit::Nodes(n),
+        (d, _, _) => Limit::Depth(d.unwrap_or(12)),
+    };
+    let oracle = engine_spec(&args.oracle, &args.options)?;
+    let collect = CollectOptions {
+        skip_plies: args.skip_plies,
+        player: args.player.clone(),
+    };
+    let candidates = match (&args.pgn, args.random_playouts) {
+        (Some(pgn), _) => collect_positions(pgn, &collect)?,
+        (None, Some(n)) => {
+            random_playout_positions(n, args.playout_plies, args.skip_plies, args.seed)
+        }
+        (None, None) => anyhow::bail!("give --pgn FILE or --random-playouts N"),
+    };
+    eprintln!("{} distinct candidate positions", candidates.len());
+    let bar = indicatif::ProgressBar::new(candidates.len() as u64);
+    let analyses = analyse_all(&candidates, &oracle, limit, args.concurrency, &|| {
+        bar.inc(1)
+    })?;
+    bar.finish_and_clear();
+    let selection = Selection {
+        margin: args.margin,
+        max_second: args.max_second,
+        keep_recaptures: args.keep_recaptures,
+        mates_only: args.mates_only,
+    };
+    let mut out = std::io::BufWriter::new(
+        std::fs::File::create(&args.out)
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", args.out.display()))?,
+    );
+    let (mut written, mut failed, mut unverified) = (0, 0, 0);
+    let mut per_mate = std::collections::HashMap::<u32, usize>::new();
+    for (c, a) in candidates.iter().zip(&analyses) {
+        let Some(a) = a else {
+            failed += 1;
+            continue;
+        };
+        if !keep(c, a, &selection) {
+            continue;
+        }
+        let verified = if args.mates_only.is_some() {
+            match verify_mate(c, a) {
+                Some(n) => Some(n),
+                None => {
+                    unverified += 1;
+                    continue;
+                }
+            }
+        } else {
+            None
+        };
+        if let Some(n) = verified {
+            let count = per_mate.entry(n).or_default();
+            if args.max_per_mate.is_some_and(|max| *count >= max) {
+                continue;
+            }
+            *count += 1;
+        }
+        written += 1;
+        let id = format!("{}.{written}", args.id_prefix);
+        writeln!(out, "{}", epd_line(c, a, &id, verified))?;
+        if args.max_positions.is_some_and(|m| written >= m) {
+            break;
+        }
+    }
+    out.flush()?;
+    eprintln!(
+        "wrote {written} positions to {} ({failed} not analysed, {unverified} mates not verified)",
+        args.out.display()
+    );
+    Ok(0)
 }

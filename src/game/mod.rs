@@ -1,1 +1,21 @@
-//! One game: referee (shakmaty rules), clocks, adjudication, PGN record.
+//! One game: referee (shakmaty), clocks, adjudication, PGN record.
+#![allow(dead_code, unused_imports)] // Wired into the tournament runner step by step.
+//!
+//! [`play_game`] takes two [`Player`]s, an [`Opening`] and [`GameSettings`] and always returns a
+//! [`GameRecord`]: engine failures become lost games with a [`Fault`] and a reason.
+
+pub mod adjudication;
+pub mod pgn;
+mod play;
+mod player;
+pub mod record;
+pub mod tc;
+
+pub use adjudication::{Adjudication, DrawRule, ResignRule};
+pub use play::{play_game, GameSettings, Opening};
+pub use player::Player;
+pub use record::{Fault, FaultKind, GameRecord, MoveRecord, Outcome, Termination};
+pub use tc::{Limits, TimeControl};
+
+#[cfg(test)]
+mod tests;

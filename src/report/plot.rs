@@ -124,7 +124,7 @@ impl LineChart {
     }
 
     /// Writes the chart as an SVG file.
-    pub fn write(&self, path: &Path) -> anyhow::Result<()> {
+    pub fn write(&self, path: impl AsRef<Path>) -> anyhow::Result<()> {
         write_svg(std::slice::from_ref(self), path)
     }
 
@@ -302,7 +302,8 @@ pub fn stack_svg(charts: &[LineChart]) -> String {
 }
 
 /// Writes charts stacked vertically into one SVG file.
-pub fn write_svg(charts: &[LineChart], path: &Path) -> anyhow::Result<()> {
+pub fn write_svg(charts: &[LineChart], path: impl AsRef<Path>) -> anyhow::Result<()> {
+    let path = path.as_ref();
     std::fs::write(path, stack_svg(charts))
         .with_context(|| format!("cannot write chart {}", path.display()))
 }

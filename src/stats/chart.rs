@@ -53,7 +53,7 @@ pub fn sprt_chart(
     history: &[SprtPoint],
     sprt: &Sprt,
     title: &str,
-    path: &Path,
+    path: impl AsRef<Path>,
 ) -> anyhow::Result<()> {
     write_svg(&sprt_charts(history, sprt, title), path)
 }

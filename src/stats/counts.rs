@@ -3,8 +3,10 @@
 
 use std::collections::HashMap;
 
+use serde::{Deserialize, Serialize};
+
 /// The result of one game from the point of view of engine 1 (the engine under test).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum GameResult {
     /// Engine 1 won.
     Win,
@@ -35,7 +37,7 @@ impl GameResult {
 }
 
 /// Per-game counts (win/loss/draw from engine 1's view).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Trinomial {
     /// Games won by engine 1.
     pub wins: u64,
@@ -96,7 +98,7 @@ pub mod bucket {
 
 /// Per-pair counts `[LL, LD, WL+DD, WD, WW]` (see [`bucket`]); a pair is two games on the same
 /// opening with colours swapped.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pentanomial(pub [u64; 5]);
 
 impl Pentanomial {
@@ -144,8 +146,9 @@ fn ratio(num: f64, den: f64) -> f64 {
 /// both its games are in, in whatever order games finish.
 ///
 /// Every game counts in the trinomial at once. The middle bucket is also kept split into
-/// win-loss pairs and draw-draw pairs for the WL/DD ratio.
-#[derive(Debug, Clone, Default)]
+/// win-loss pairs and draw-draw pairs for the WL/DD ratio. Serializable, so a match runner can
+/// save it in its resume file.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PairTracker {
     trinomial: Trinomial,
     pentanomial: Pentanomial,
@@ -272,6 +275,18 @@ mod tests {
             expected[want] = 1;
             assert_eq!(p.0, expected, "{a:?} {b:?}");
         }
+    }
+
+    #[test]
+    fn tracker_survives_a_json_round_trip() {
+        let mut t = PairTracker::new();
+        t.add(7, Win);
+        t.add(7, Draw);
+        t.add(9, Loss);
+        let json = serde_json::to_string(&t).unwrap();
+        let mut back: PairTracker = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, t);
+        assert_eq!(back.add(9, Loss), Some(bucket::LL));
     }
 
     #[test]

@@ -20,8 +20,9 @@ use super::sprt::Sprt;
 /// --------------------------------------------------
 /// ```
 ///
-/// Elo, LOS and LLR come from the complete pairs (pentanomial) when `paired`, else from all
-/// games (trinomial); Games/Wins/Losses/Draws/DrawRatio always count every finished game. The
+/// Elo, LOS, DrawRatio and LLR come from the complete pairs (pentanomial: DrawRatio is the share
+/// of WL+DD pairs, as in fastchess) when `paired`, else from all games (trinomial);
+/// Games/Wins/Losses/Draws/Points always count every finished game. The
 /// `Ptnml` line is left out when not `paired`, the `LLR` line when there is no SPRT.
 #[derive(Debug, Clone, Copy)]
 pub struct InterimReport<'a> {
@@ -78,11 +79,17 @@ impl fmt::Display for InterimReport<'_> {
             "Elo: {:.2} +/- {:.2}, nElo: {:.2} +/- {:.2}",
             r.elo.value, r.elo.error, r.nelo.value, r.nelo.error
         )?;
+        // As fastchess: in paired mode the draw ratio is that of pairs in the middle bucket.
+        let draw_ratio = if self.paired {
+            self.tracker.pentanomial().draw_ratio()
+        } else {
+            t.draw_ratio()
+        };
         write!(
             f,
             "LOS: {:.2} %, DrawRatio: {:.2} %",
             100.0 * r.los,
-            100.0 * t.draw_ratio()
+            100.0 * draw_ratio
         )?;
         if self.paired {
             write!(
@@ -208,7 +215,7 @@ mod tests {
             format!(
                 "LOS: {:.2} %, DrawRatio: {:.2} %, PairsRatio: 1.58",
                 100.0 * report.elo().los,
-                100.0 * 184.0 / 581.0
+                100.0 * 63.0 / 290.0
             ),
             "Games: 581, Wins: 245, Losses: 152, Draws: 184, Points: 337.0 (58.00 %)".to_string(),
             "Ptnml(0-2): [34, 54, 63, 64, 75], WL/DD Ratio: 0.91".to_string(),

@@ -16,6 +16,21 @@ pub enum Model {
     Logistic,
 }
 
+impl std::str::FromStr for Model {
+    type Err = String;
+
+    /// Parses `normalized` or `logistic` (any case).
+    fn from_str(s: &str) -> Result<Model, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "normalized" => Ok(Model::Normalized),
+            "logistic" => Ok(Model::Logistic),
+            _ => Err(format!(
+                "unknown SPRT model '{s}' (expected normalized or logistic)"
+            )),
+        }
+    }
+}
+
 impl fmt::Display for Model {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -125,6 +140,10 @@ pub struct Sprt {
     pub elo1: f64,
     /// Scale of `elo0` and `elo1`.
     pub model: Model,
+    /// False positive rate.
+    pub alpha: f64,
+    /// False negative rate.
+    pub beta: f64,
     /// Stopping bounds derived from alpha and beta.
     pub bounds: Bounds,
 }
@@ -145,6 +164,8 @@ impl Sprt {
             elo0,
             elo1,
             model,
+            alpha,
+            beta,
             bounds: Bounds::new(alpha, beta)?,
         })
     }
@@ -307,6 +328,12 @@ mod tests {
         assert!(Bounds::new(0.6, 0.5).is_err());
         assert!(Sprt::new(5.0, 0.0, 0.05, 0.05, Model::Normalized).is_err());
         assert!(Sprt::new(0.0, f64::NAN, 0.05, 0.05, Model::Normalized).is_err());
+        assert_eq!("Logistic".parse::<Model>(), Ok(Model::Logistic));
+        assert_eq!(
+            Model::Normalized.to_string().parse::<Model>(),
+            Ok(Model::Normalized)
+        );
+        assert!("bayes".parse::<Model>().is_err());
     }
 
     #[test]
@@ -384,5 +411,46 @@ mod tests {
         close(llr_normalized(&Pentanomial::default(), 0.0, 5.0), 0.0, 1e-3);
         // All losses: strongly for H0.
         assert!(llr_logistic(&Pentanomial([5550, 0, 0, 0, 0]), 0.0, 5.0) < -10.0);
+    }
+
+    #[test]
+    fn llr_is_finite_and_rises_with_a_won_pair_on_random_counts() {
+        let mut state: u64 = 2024;
+        let mut next = |max: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) % max
+        };
+        for _ in 0..300 {
+            let scale = [5, 100, 10_000][next(3) as usize];
+            let c = Pentanomial(std::array::from_fn(|_| next(scale)));
+            let mut won = c;
+            won.0[4] += 1;
+            for (e0, e1) in [(0.0, 5.0), (-1.75, 0.25), (0.0, 2.0)] {
+                for (f, name) in [
+                    (
+                        llr_normalized::<Pentanomial> as fn(&Pentanomial, f64, f64) -> f64,
+                        "norm",
+                    ),
+                    (llr_logistic::<Pentanomial>, "logistic"),
+                ] {
+                    let (a, b) = (f(&c, e0, e1), f(&won, e0, e1));
+                    assert!(a.is_finite() && b.is_finite(), "{name} {c:?}");
+                    assert!(b > a, "{name} {c:?} [{e0}, {e1}]: {a} -> {b}");
+                }
+            }
+            let t = Trinomial::new(next(scale), next(scale), next(scale));
+            let mut lost = t;
+            lost.losses += 1;
+            assert!(
+                llr_normalized(&lost, 0.0, 5.0) < llr_normalized(&t, 0.0, 5.0),
+                "{t:?}"
+            );
+            assert!(
+                llr_logistic(&lost, 0.0, 5.0) < llr_logistic(&t, 0.0, 5.0),
+                "{t:?}"
+            );
+        }
     }
 }

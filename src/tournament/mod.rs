@@ -1,1 +1,20 @@
-//! Match scheduling: openings, game pairs with colours swapped, concurrency, resume file.
+//! Scheduler: openings, game pairs with colours swapped, concurrency, results file and resume.
+#![allow(dead_code, unused_imports)] // Parts serve only `harness check` and tests.
+//!
+//! [`run_match`] is the library entry point (used by `harness match`, `harness sprt` and the
+//! sanity match of `harness check`).
+
+pub mod book;
+pub mod config;
+pub mod engine_args;
+pub mod report;
+pub mod resume;
+pub mod revision;
+mod runner;
+pub mod schedule;
+
+pub use config::{EngineConfig, FaultCounts, MatchConfig, MatchOutcome, Mode, PairingResult};
+pub use runner::run_match;
+
+#[cfg(test)]
+mod tests;

@@ -1,1 +1,25 @@
+#![allow(dead_code, unused_imports)] // Parts of the client API are used only by some subcommands and tests.
 //! UCI client: spawn an engine process, handshake, options, go/stop, timeouts, crash detection.
+//!
+//! ```text
+//! let mut e = Engine::start(&EngineSpec::new("/usr/games/stockfish").option("Hash", "16"), secs(10))?;
+//! e.new_game()?; e.is_ready(secs(5))?;
+//! e.set_position(None, &["e2e4"])?;
+//! let r = e.go(&GoParams { nodes: Some(10_000), ..Default::default() }, secs(5), |info| ...)?;
+//! ```
+//! A reader thread per engine feeds lines through a bounded channel (see [`reader`]), so every
+//! wait has a deadline and no engine output can exhaust memory.
+
+mod engine;
+mod error;
+mod info;
+pub mod reader;
+mod spec;
+
+pub use engine::{Engine, SearchResult};
+pub use error::UciError;
+pub use info::{BestMove, Info, Score};
+pub use spec::{EngineSpec, GoParams};
+
+#[cfg(test)]
+pub(crate) mod tests;

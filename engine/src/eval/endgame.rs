@@ -33,6 +33,15 @@ fn non_pawn(v: &View, c: Color) -> i32 {
 /// likewise for equal pawnless material, half for pure opposite-coloured bishop endings.
 #[inline]
 pub(super) fn scale(v: &View) -> i32 {
+    // The common case first: with pawns on both sides only opposite bishops scale.
+    if v.pieces(Color::White, PieceType::Pawn) != 0 && v.pieces(Color::Black, PieceType::Pawn) != 0
+    {
+        return if opposite_bishops_only(v) {
+            SCALE_MAX / 2
+        } else {
+            SCALE_MAX
+        };
+    }
     let total = |c| non_pawn(v, c) + v.count(c, PieceType::Pawn);
     let (w, b) = (total(Color::White), total(Color::Black));
     if w != b {
@@ -104,7 +113,8 @@ pub(super) fn mop_up(v: &View) -> i32 {
         let wk = v.king(weak);
         let sk = v.king(strong);
         let edge = if !heavy && bishops == 1 && knights >= 1 {
-            bishop_corner_push(wk, v.pieces(strong, PieceType::Bishop) & LIGHT_SQUARES != 0)
+            // Twice as steep: it must beat the lone king's own table, which likes any corner.
+            2 * bishop_corner_push(wk, v.pieces(strong, PieceType::Bishop) & LIGHT_SQUARES != 0)
         } else {
             centre_distance(wk)
         };
@@ -122,12 +132,12 @@ fn centre_distance(sq: usize) -> i32 {
     (f - 3).max(4 - f) - 1 + (r - 3).max(4 - r) - 1
 }
 
-/// 0..6, larger as the king nears a corner of the bishop's colour (a1/h8 are dark, a8/h1 light).
+/// 0..7, larger as the king nears a corner of the bishop's colour (a1/h8 are dark, a8/h1 light).
 #[inline]
 fn bishop_corner_push(sq: usize, light_bishop: bool) -> i32 {
     let corners: [usize; 2] = if light_bishop { [56, 7] } else { [0, 63] };
     let d = corners.iter().map(|&c| distance(sq, c)).min().unwrap_or(7);
-    6 - d.min(6)
+    7 - d
 }
 
 #[cfg(test)]
@@ -145,8 +155,9 @@ mod tests {
 
     #[test]
     fn bishop_corners() {
-        assert_eq!(bishop_corner_push(0, false), 6);
+        assert_eq!(bishop_corner_push(0, false), 7);
         assert_eq!(bishop_corner_push(0, true), 0);
-        assert_eq!(bishop_corner_push(56, true), 6);
+        assert_eq!(bishop_corner_push(56, true), 7);
+        assert_eq!(bishop_corner_push(48, true), 6); // a7, next to a8
     }
 }

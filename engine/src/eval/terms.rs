@@ -33,13 +33,15 @@ pub(super) fn all<A: Accumulator>(v: &View, acc: &mut A) {
 fn material_and_pst<A: Accumulator>(v: &View, c: Color, acc: &mut A) {
     let s = sign(c);
     for k in PieceType::ALL {
-        let b = v.pieces(c, k);
-        if k != PieceType::King && b != 0 {
-            acc.add(MATERIAL + k.index(), s * b.count_ones() as i32);
-        }
         let table = PST + 64 * k.index();
-        for sq in squares(b) {
+        let mut n = 0;
+        for sq in squares(v.pieces(c, k)) {
             acc.add(table + relative_square(c, sq), s);
+            n += 1;
+        }
+        // Counted in the loop: without a hardware popcount (generic x86-64) it is dear.
+        if k != PieceType::King && n != 0 {
+            acc.add(MATERIAL + k.index(), s * n);
         }
     }
 }
@@ -82,7 +84,8 @@ fn pieces<A: Accumulator>(v: &View, c: Color, acc: &mut A) {
             }
         }
     }
-    if v.pieces(c, PieceType::Bishop).count_ones() >= 2 {
+    let bishops = v.pieces(c, PieceType::Bishop);
+    if bishops & bishops.wrapping_sub(1) != 0 {
         acc.add(BISHOP_PAIR, s);
     }
 }

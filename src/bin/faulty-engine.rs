@@ -1,0 +1,207 @@
+//! A deliberately faulty UCI engine for testing the harness: it plays random legal moves (chosen
+//! with shakmaty) and misbehaves as its flags say. Counters count `go` commands since start.
+//!
+//! ```text
+//! faulty-engine [--seed N] [--name S] [--slow-start MS] [--no-uciok] [--no-readyok]
+//!               [--crash-after N] [--hang-after N] [--illegal-after N] [--garbage-after N]
+//!               [--null-after N] [--empty-bestmove-after N]
+//!               [--illegal-rate PER_MILLE] [--flood N] [--long-line BYTES] [--move-ms MS] [--exit-on-quit-ms MS]
+//! ```
+
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Position};
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+/// Misbehaviours selected on the command line (see the module docs).
+#[derive(Default)]
+struct Faults {
+    seed: u64,
+    name: String,
+    slow_start_ms: u64,
+    no_uciok: bool,
+    no_readyok: bool,
+    crash_after: Option<u64>,
+    hang_after: Option<u64>,
+    illegal_after: Option<u64>,
+    garbage_after: Option<u64>,
+    null_after: Option<u64>,
+    empty_after: Option<u64>,
+    illegal_rate: u64,
+    flood: u64,
+    long_line: usize,
+    move_ms: u64,
+    quit_delay_ms: u64,
+}
+
+fn parse_args() -> Result<Faults, String> {
+    let mut f = Faults {
+        seed: 1,
+        name: "Faulty".into(),
+        ..Faults::default()
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        if flag == "--no-uciok" {
+            f.no_uciok = true;
+            continue;
+        }
+        if flag == "--no-readyok" {
+            f.no_readyok = true;
+            continue;
+        }
+        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        let num = || {
+            value
+                .parse::<u64>()
+                .map_err(|_| format!("{flag}: not a number: {value}"))
+        };
+        match flag.as_str() {
+            "--seed" => f.seed = num()?,
+            "--name" => f.name = value.clone(),
+            "--slow-start" => f.slow_start_ms = num()?,
+            "--crash-after" => f.crash_after = Some(num()?),
+            "--hang-after" => f.hang_after = Some(num()?),
+            "--illegal-after" => f.illegal_after = Some(num()?),
+            "--garbage-after" => f.garbage_after = Some(num()?),
+            "--null-after" => f.null_after = Some(num()?),
+            "--empty-bestmove-after" => f.empty_after = Some(num()?),
+            "--illegal-rate" => f.illegal_rate = num()?,
+            "--flood" => f.flood = num()?,
+            "--long-line" => f.long_line = num()? as usize,
+            "--move-ms" => f.move_ms = num()?,
+            "--exit-on-quit-ms" => f.quit_delay_ms = num()?,
+            _ => return Err(format!("unknown flag {flag}")),
+        }
+    }
+    Ok(f)
+}
+
+/// xorshift64*: enough randomness to vary games, deterministic per seed.
+fn next_random(state: &mut u64) -> u64 {
+    *state ^= *state >> 12;
+    *state ^= *state << 25;
+    *state ^= *state >> 27;
+    state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+}
+
+fn parse_position(line: &str) -> Option<Chess> {
+    let rest = line.strip_prefix("position ")?.trim();
+    let (setup, moves) = match rest.split_once(" moves") {
+        Some((s, m)) => (s.trim(), m.trim()),
+        None => (rest, ""),
+    };
+    let mut pos: Chess = if setup == "startpos" {
+        Chess::default()
+    } else {
+        let fen: shakmaty::fen::Fen = setup.strip_prefix("fen ")?.trim().parse().ok()?;
+        fen.into_position(CastlingMode::Standard).ok()?
+    };
+    for m in moves.split_ascii_whitespace() {
+        let mv = m.parse::<UciMove>().ok()?.to_move(&pos).ok()?;
+        pos.play_unchecked(mv);
+    }
+    Some(pos)
+}
+
+fn main() {
+    let f = match parse_args() {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("faulty-engine: {e}");
+            std::process::exit(2);
+        }
+    };
+    std::thread::sleep(Duration::from_millis(f.slow_start_ms));
+    let mut rng = f.seed.max(1);
+    let mut pos = Chess::default();
+    let mut searches = 0u64;
+    let stdin = std::io::stdin();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let reached = |limit: Option<u64>, n: u64| limit.is_some_and(|l| n >= l);
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        let cmd = line.trim();
+        match cmd.split_ascii_whitespace().next().unwrap_or("") {
+            "uci" => {
+                writeln!(out, "id name {}", f.name).ok();
+                writeln!(out, "id author Sable test suite").ok();
+                writeln!(out, "option name Hash type spin default 16 min 1 max 1024").ok();
+                writeln!(out, "option name Threads type spin default 1 min 1 max 1").ok();
+                if !f.no_uciok {
+                    writeln!(out, "uciok").ok();
+                }
+            }
+            "isready" if !f.no_readyok => {
+                writeln!(out, "readyok").ok();
+            }
+            "position" => match parse_position(cmd) {
+                Some(p) => pos = p,
+                None => {
+                    writeln!(out, "info string cannot parse: {cmd}").ok();
+                }
+            },
+            "go" => {
+                if reached(f.crash_after, searches) {
+                    out.flush().ok();
+                    std::process::exit(3);
+                }
+                if reached(f.hang_after, searches) {
+                    out.flush().ok();
+                    // Hang: ignore everything, including `stop` and `isready`, until killed.
+                    loop {
+                        std::thread::sleep(Duration::from_secs(3600));
+                    }
+                }
+                for i in 0..f.flood {
+                    writeln!(
+                        out,
+                        "info depth {} nodes {} score cp {} pv",
+                        i % 64,
+                        i,
+                        i % 100
+                    )
+                    .ok();
+                }
+                if f.long_line > 0 {
+                    let junk = "x".repeat(f.long_line);
+                    writeln!(out, "info string {junk}").ok();
+                }
+                std::thread::sleep(Duration::from_millis(f.move_ms));
+                let moves = pos.legal_moves();
+                let best = if reached(f.empty_after, searches) {
+                    "bestmove".to_owned()
+                } else if reached(f.garbage_after, searches) {
+                    writeln!(out, "\u{1}\u{7f} garbage {{{{ }}}} \u{fffd}").ok();
+                    writeln!(out, "info depth banana score cp").ok();
+                    "bestmove !!garbage!!".to_owned()
+                } else if reached(f.illegal_after, searches)
+                    || next_random(&mut rng) % 1000 < f.illegal_rate
+                {
+                    "bestmove a1a1".to_owned()
+                } else if reached(f.null_after, searches) || moves.is_empty() {
+                    "bestmove 0000".to_owned()
+                } else {
+                    let m = &moves[(next_random(&mut rng) % moves.len() as u64) as usize];
+                    let score = (next_random(&mut rng) % 41) as i64 - 20;
+                    writeln!(
+                        out,
+                        "info depth 1 seldepth 1 score cp {score} nodes 1 time 0 pv {}",
+                        m.to_uci(CastlingMode::Standard)
+                    )
+                    .ok();
+                    format!("bestmove {}", m.to_uci(CastlingMode::Standard))
+                };
+                writeln!(out, "{best}").ok();
+                searches += 1;
+            }
+            "quit" => {
+                out.flush().ok();
+                std::thread::sleep(Duration::from_millis(f.quit_delay_ms));
+                return;
+            }
+            _ => {}
+        }
+        out.flush().ok();
+    }
+}

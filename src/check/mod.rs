@@ -1,0 +1,158 @@
+//! `harness check`: the regression gate. Runs a fixed list of steps (perft, bench signature,
+//! tactical baselines, sanity match), each on the suites embedded in the binary, and prints one
+//! table of pass/fail with figures. Each step is a function returning a [`StepOutcome`].
+
+pub mod signature;
+pub mod steps;
+
+use serde::Serialize;
+use std::time::{Duration, Instant};
+
+/// How thorough a check run is; each step scales its work by it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Profile {
+    /// A few seconds per step: a smoke test before a commit.
+    Quick,
+    /// The default gate for CI: each step well under a minute or two on 2 cores.
+    Standard,
+    /// Deeper perft, more games: before a release.
+    Full,
+}
+
+/// What one step found.
+#[derive(Clone, Debug, Serialize)]
+pub struct StepOutcome {
+    /// Step name as used by `--only`.
+    pub name: String,
+    /// Whether the step passed.
+    pub passed: bool,
+    /// One line of figures for the table (counts, speeds, what was compared).
+    pub summary: String,
+    /// Further lines shown under the table when the step failed (or always with `--verbose`).
+    pub details: Vec<String>,
+    /// Wall time of the step in seconds.
+    pub seconds: f64,
+}
+
+impl StepOutcome {
+    /// A step that could not run at all (its error becomes the summary): counts as a failure.
+    pub fn error(name: &str, err: &anyhow::Error) -> StepOutcome {
+        StepOutcome {
+            name: name.to_string(),
+            passed: false,
+            summary: format!("error: {err:#}"),
+            details: Vec::new(),
+            seconds: 0.0,
+        }
+    }
+}
+
+/// Result of a step body before timing is attached: pass/fail, summary and details.
+pub struct Verdict {
+    /// Whether the step passed.
+    pub passed: bool,
+    /// One line of figures.
+    pub summary: String,
+    /// Lines explaining failures.
+    pub details: Vec<String>,
+}
+
+/// Runs one step body, timing it and turning an error into a failed outcome.
+pub fn run_step(name: &str, body: impl FnOnce() -> anyhow::Result<Verdict>) -> StepOutcome {
+    eprintln!("check: {name} ...");
+    let start = Instant::now();
+    let mut outcome = match body() {
+        Ok(v) => StepOutcome {
+            name: name.to_string(),
+            passed: v.passed,
+            summary: v.summary,
+            details: v.details,
+            seconds: 0.0,
+        },
+        Err(e) => StepOutcome::error(name, &e),
+    };
+    outcome.seconds = start.elapsed().as_secs_f64();
+    outcome
+}
+
+/// Formats the final table: one row per step, then the details of failed steps.
+pub fn render_table(outcomes: &[StepOutcome], verbose: bool) -> String {
+    let width = outcomes
+        .iter()
+        .map(|o| o.name.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let mut out = String::new();
+    out.push_str(&format!(
+        "{:<width$}  {:<6}  {:>7}  figures\n",
+        "step", "result", "time"
+    ));
+    out.push_str(&format!("{}\n", "-".repeat(width + 30)));
+    for o in outcomes {
+        let result = if o.passed { "PASS" } else { "FAIL" };
+        let time = format_duration(Duration::from_secs_f64(o.seconds));
+        out.push_str(&format!(
+            "{:<width$}  {result:<6}  {time:>7}  {}\n",
+            o.name, o.summary
+        ));
+    }
+    for o in outcomes.iter().filter(|o| verbose || !o.passed) {
+        if o.details.is_empty() {
+            continue;
+        }
+        out.push_str(&format!("\n{}:\n", o.name));
+        for line in &o.details {
+            out.push_str(&format!("  {line}\n"));
+        }
+    }
+    let failed = outcomes.iter().filter(|o| !o.passed).count();
+    if failed == 0 {
+        out.push_str(&format!("\nall {} steps passed\n", outcomes.len()));
+    } else {
+        out.push_str(&format!("\n{failed} of {} steps FAILED\n", outcomes.len()));
+    }
+    out
+}
+
+fn format_duration(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s < 60.0 {
+        format!("{s:.1}s")
+    } else {
+        format!("{}m{:02}s", (s / 60.0) as u64, (s % 60.0) as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_marks_failures_and_lists_their_details() {
+        let ok = run_step("perft", || {
+            Ok(Verdict {
+                passed: true,
+                summary: "42 nodes".into(),
+                details: vec![],
+            })
+        });
+        let bad = run_step("bench", || anyhow::bail!("no signature"));
+        let failing = run_step("match", || {
+            Ok(Verdict {
+                passed: false,
+                summary: "1 crash".into(),
+                details: vec!["game 3: crash".into()],
+            })
+        });
+        let table = render_table(&[ok, bad, failing], false);
+        assert!(table.contains("perft  PASS"), "{table}");
+        assert!(
+            table.contains("bench  FAIL") && table.contains("error: no signature"),
+            "{table}"
+        );
+        assert!(table.contains("match:\n  game 3: crash"), "{table}");
+        assert!(table.contains("2 of 3 steps FAILED"), "{table}");
+    }
+}

@@ -1,0 +1,352 @@
+//! PGN out (every game, with per-move engine data as comments) and PGN in (through pgn-reader:
+//! used for PGN opening books and to check that what we write reads back).
+
+use super::record::GameRecord;
+use pgn_reader::{RawComment, RawTag, SanPlus, Visitor};
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Position};
+use std::fmt::Write as _;
+use std::ops::ControlFlow;
+
+/// Context of a game that is not in its record: event name, round, date.
+#[derive(Debug, Clone, Default)]
+pub struct PgnHeader {
+    /// `Event` tag.
+    pub event: String,
+    /// `Round` tag (e.g. "12.2": pair 12, game 2).
+    pub round: String,
+    /// `Date` tag in PGN form `YYYY.MM.DD`.
+    pub date: String,
+    /// `Opening` tag: where the opening came from (book file and line), may be empty.
+    pub opening: String,
+}
+
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// The game as PGN text, ending with a blank line.
+pub fn write_game(game: &GameRecord, header: &PgnHeader) -> String {
+    let mut out = String::new();
+    let mut tag = |name: &str, value: &str| {
+        let _ = writeln!(out, "[{name} \"{}\"]", escape(value));
+    };
+    tag("Event", &header.event);
+    tag("Site", "?");
+    tag("Date", &header.date);
+    tag("Round", &header.round);
+    tag("White", &game.white);
+    tag("Black", &game.black);
+    tag("Result", game.outcome.pgn());
+    if let Some(fen) = &game.start_fen {
+        tag("SetUp", "1");
+        tag("FEN", fen);
+    }
+    if !header.opening.is_empty() {
+        tag("Opening", &header.opening);
+    }
+    tag("TimeControl", &game.time_control);
+    tag("Termination", game.termination.pgn());
+    tag("PlyCount", &game.moves.len().to_string());
+    tag(
+        "GameDuration",
+        &format!("{:.3}s", game.duration_ms as f64 / 1000.0),
+    );
+    out.push('\n');
+    out.push_str(&movetext(game));
+    out.push_str("\n\n");
+    out
+}
+
+/// Movetext with move numbers, `{book}` or `{+0.35/12 0.123s}` comments, the reason and result.
+fn movetext(game: &GameRecord) -> String {
+    let (mut white_to_move, mut number) = start_of(game.start_fen.as_deref());
+    let mut text = String::new();
+    let mut first = true;
+    for m in &game.moves {
+        if white_to_move {
+            let _ = write!(text, "{number}. ");
+        } else if first {
+            let _ = write!(text, "{number}... ");
+        }
+        first = false;
+        text.push_str(&m.san);
+        if m.book {
+            text.push_str(" {book} ");
+        } else {
+            let score = m.score.map_or_else(|| "?".to_owned(), |s| s.to_string());
+            let depth = m.depth.map_or_else(|| "?".to_owned(), |d| d.to_string());
+            let _ = write!(text, " {{{score}/{depth} {:.3}s", m.time_ms as f64 / 1000.0);
+            if let Some(n) = m.nodes {
+                let _ = write!(text, " n={n}");
+            }
+            text.push_str("} ");
+        }
+        if !white_to_move {
+            number += 1;
+        }
+        white_to_move = !white_to_move;
+    }
+    let _ = write!(
+        text,
+        "{{{}}} {}",
+        game.reason.replace('}', ")"),
+        game.outcome.pgn()
+    );
+    wrap(&text, 80)
+}
+
+/// Side to move and full move number of a starting FEN (standard start when None or unreadable).
+fn start_of(fen: Option<&str>) -> (bool, u32) {
+    let pos: Option<Chess> = fen
+        .and_then(|f| f.parse::<Fen>().ok())
+        .and_then(|f| f.into_position(CastlingMode::Standard).ok());
+    match pos {
+        Some(p) => (p.turn().is_white(), p.fullmoves().get()),
+        None => (true, 1),
+    }
+}
+
+/// Breaks text into lines of at most `width` characters at spaces outside `{comments}` (so that
+/// comments read back as written; a long comment may exceed the width).
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / width);
+    let mut line_len = 0;
+    let mut words: Vec<&str> = Vec::new();
+    let (mut start, mut depth) = (0, 0i32);
+    for (i, c) in text.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ' ' if depth <= 0 => {
+                words.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    words.push(&text[start..]);
+    for word in words.into_iter().filter(|w| !w.is_empty()) {
+        if line_len > 0 && line_len + 1 + word.len() > width {
+            out.push('\n');
+            line_len = 0;
+        } else if line_len > 0 {
+            out.push(' ');
+            line_len += 1;
+        }
+        out.push_str(word);
+        line_len += word.len();
+    }
+    out
+}
+
+/// A game read from PGN: its tags, moves (in UCI, replayed with shakmaty), comments and result.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ParsedGame {
+    /// Tag pairs in file order.
+    pub tags: Vec<(String, String)>,
+    /// The `FEN` tag, if any.
+    pub fen: Option<String>,
+    /// Main-line moves in UCI notation, up to the first illegal one.
+    pub moves: Vec<String>,
+    /// The comments, in order.
+    pub comments: Vec<String>,
+    /// The result token (`1-0`, `0-1`, `1/2-1/2`, `*`).
+    pub result: Option<String>,
+    /// Why the game could not be replayed fully (bad FEN, illegal SAN), if so.
+    pub error: Option<String>,
+}
+
+/// The state of one game while pgn-reader walks it.
+pub struct Walk {
+    game: ParsedGame,
+    pos: Chess,
+}
+
+/// A pgn-reader visitor that builds [`ParsedGame`]s.
+#[derive(Debug, Default)]
+pub struct GameCollector;
+
+impl Visitor for GameCollector {
+    type Tags = ParsedGame;
+    type Movetext = Walk;
+    type Output = ParsedGame;
+
+    fn begin_tags(&mut self) -> ControlFlow<ParsedGame, ParsedGame> {
+        ControlFlow::Continue(ParsedGame::default())
+    }
+
+    fn tag(
+        &mut self,
+        tags: &mut ParsedGame,
+        name: &[u8],
+        value: RawTag<'_>,
+    ) -> ControlFlow<ParsedGame> {
+        let name = String::from_utf8_lossy(name).into_owned();
+        let value = value.decode_utf8_lossy().into_owned();
+        if name.eq_ignore_ascii_case("FEN") {
+            tags.fen = Some(value.clone());
+        }
+        tags.tags.push((name, value));
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, mut game: ParsedGame) -> ControlFlow<ParsedGame, Walk> {
+        let pos = match &game.fen {
+            None => Chess::default(),
+            Some(f) => match f.parse::<Fen>().map_err(|e| e.to_string()).and_then(|fen| {
+                fen.into_position(CastlingMode::Standard)
+                    .map_err(|e| e.to_string())
+            }) {
+                Ok(p) => p,
+                Err(e) => {
+                    game.error = Some(format!("bad FEN tag `{f}`: {e}"));
+                    Chess::default()
+                }
+            },
+        };
+        ControlFlow::Continue(Walk { game, pos })
+    }
+
+    fn san(&mut self, walk: &mut Walk, san_plus: SanPlus) -> ControlFlow<ParsedGame> {
+        if walk.game.error.is_some() {
+            return ControlFlow::Continue(());
+        }
+        match san_plus.san.to_move(&walk.pos) {
+            Ok(m) => {
+                walk.game
+                    .moves
+                    .push(UciMove::from_move(m, CastlingMode::Standard).to_string());
+                walk.pos.play_unchecked(m);
+            }
+            Err(e) => {
+                let n = walk.game.moves.len() + 1;
+                walk.game.error = Some(format!("ply {n}: `{san_plus}` is not legal ({e})"));
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, walk: &mut Walk, comment: RawComment<'_>) -> ControlFlow<ParsedGame> {
+        let text = String::from_utf8_lossy(comment.as_bytes())
+            .trim()
+            .to_owned();
+        walk.game.comments.push(text);
+        ControlFlow::Continue(())
+    }
+
+    fn outcome(
+        &mut self,
+        walk: &mut Walk,
+        outcome: pgn_reader::Outcome,
+    ) -> ControlFlow<ParsedGame> {
+        walk.game.result = Some(outcome.to_string());
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, walk: Walk) -> ParsedGame {
+        walk.game
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::record::{MoveRecord, Outcome, Termination};
+    use super::*;
+    use crate::uci::Score;
+
+    fn mv(uci: &str, san: &str, book: bool, score: Option<Score>) -> MoveRecord {
+        MoveRecord {
+            uci: uci.into(),
+            san: san.into(),
+            score,
+            depth: Some(7),
+            nodes: Some(1234),
+            time_ms: 125,
+            book,
+        }
+    }
+
+    fn record(fen: Option<&str>, moves: Vec<MoveRecord>) -> GameRecord {
+        GameRecord {
+            white: "Engine \"A\"".into(),
+            black: "B".into(),
+            start_fen: fen.map(str::to_owned),
+            moves,
+            outcome: Outcome::BlackWins,
+            reason: "White loses on time".into(),
+            termination: Termination::TimeForfeit,
+            fault: None,
+            time_control: "10+0.1".into(),
+            duration_ms: 1500,
+        }
+    }
+
+    fn read_back(text: &str) -> ParsedGame {
+        let mut reader = pgn_reader::Reader::new(std::io::Cursor::new(text.as_bytes()));
+        reader
+            .read_game(&mut GameCollector)
+            .unwrap()
+            .expect("one game")
+    }
+
+    #[test]
+    fn written_pgn_reads_back_with_pgn_reader() {
+        let moves = vec![
+            mv("e2e4", "e4", true, None),
+            mv("e7e5", "e5", false, Some(Score::Cp(-12))),
+            mv("g1f3", "Nf3", false, Some(Score::Mate(3))),
+        ];
+        let text = write_game(
+            &record(None, moves),
+            &PgnHeader {
+                round: "1.2".into(),
+                ..PgnHeader::default()
+            },
+        );
+        assert!(text.contains("[White \"Engine \\\"A\\\"\"]"), "{text}");
+        assert!(
+            text.contains("1. e4 {book} e5 {-0.12/7 0.125s n=1234} 2. Nf3 {+M3/7 0.125s n=1234}"),
+            "{text}"
+        );
+        let g = read_back(&text);
+        assert_eq!(g.moves, ["e2e4", "e7e5", "g1f3"]);
+        assert_eq!(g.result.as_deref(), Some("0-1"));
+        assert_eq!(
+            g.comments.last().map(String::as_str),
+            Some("White loses on time")
+        );
+        assert!(g
+            .tags
+            .contains(&("Termination".into(), "time forfeit".into())));
+        assert!(g.tags.contains(&("White".into(), "Engine \"A\"".into())));
+        assert_eq!(g.error, None);
+    }
+
+    #[test]
+    fn games_from_a_fen_with_black_to_move_number_correctly() {
+        let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+        let moves = vec![
+            mv("e7e5", "e5", false, None),
+            mv("g1f3", "Nf3", false, None),
+        ];
+        let text = write_game(&record(Some(fen), moves), &PgnHeader::default());
+        assert!(
+            text.contains("1... e5 {?/7 0.125s n=1234} 2. Nf3"),
+            "{text}"
+        );
+        let g = read_back(&text);
+        assert_eq!(g.fen.as_deref(), Some(fen));
+        assert_eq!(g.moves, ["e7e5", "g1f3"]);
+    }
+
+    #[test]
+    fn illegal_san_and_bad_fen_are_reported_not_panics() {
+        let g = read_back("[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n");
+        assert_eq!(g.moves, ["e2e4", "e7e5"]);
+        assert!(g.error.unwrap().contains("ply 3"));
+        let g = read_back("[FEN \"not a fen\"]\n\n1. e4 *\n");
+        assert!(g.error.unwrap().contains("bad FEN"));
+    }
+}

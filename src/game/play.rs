@@ -1,0 +1,330 @@
+//! The game loop: asks the engines for moves, keeps the clocks, referees with shakmaty, and
+//! turns every engine failure into a lost game with its reason.
+
+use super::adjudication::{Adjudication, Adjudicator, Verdict};
+use super::player::Player;
+use super::record::{side_name, Fault, FaultKind, GameRecord, MoveRecord, Outcome, Termination};
+use super::tc::{go_params, Clock, ClockVerdict, Limits};
+use crate::uci::UciError;
+use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
+use shakmaty::uci::UciMove;
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
+use std::time::Instant;
+
+/// Where a game starts: a position and book moves played from it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Opening {
+    /// Starting FEN; None = the standard start position.
+    pub fen: Option<String>,
+    /// Book moves in UCI notation, legal from `fen`.
+    pub moves: Vec<String>,
+}
+
+impl Opening {
+    /// The position after the book moves, or why the opening is unusable.
+    pub fn position(&self) -> Result<Chess, String> {
+        let mut pos: Chess = match &self.fen {
+            None => Chess::default(),
+            Some(f) => {
+                let fen: Fen = f.parse().map_err(|e| format!("bad FEN `{f}`: {e}"))?;
+                fen.into_position(CastlingMode::Standard)
+                    .map_err(|e| format!("illegal position `{f}`: {e}"))?
+            }
+        };
+        for m in &self.moves {
+            let mv = m.parse::<UciMove>().ok().and_then(|u| u.to_move(&pos).ok());
+            let mv = mv.ok_or_else(|| format!("illegal book move `{m}`"))?;
+            pos.play_unchecked(mv);
+        }
+        Ok(pos)
+    }
+}
+
+/// How games are played: limits for each side (white engine's, black engine's) and adjudication.
+#[derive(Debug, Clone, Copy)]
+pub struct GameSettings {
+    /// Search limits of the engine playing White.
+    pub white_limits: Limits,
+    /// Search limits of the engine playing Black.
+    pub black_limits: Limits,
+    /// Adjudication rules.
+    pub adjudication: Adjudication,
+}
+
+/// How a game ended, before it is written into the record.
+struct Ending {
+    outcome: Outcome,
+    reason: String,
+    termination: Termination,
+    fault: Option<Fault>,
+}
+
+impl Ending {
+    fn fault(loser: Color, kind: FaultKind, detail: String, opponent_can_mate: bool) -> Ending {
+        let who = side_name(loser);
+        let (reason, termination) = match kind {
+            FaultKind::Crash => (format!("{who} disconnects"), Termination::Abandoned),
+            FaultKind::Disconnect => (format!("{who}'s connection stalls"), Termination::Abandoned),
+            FaultKind::Startup => (format!("{who} fails to start"), Termination::Abandoned),
+            FaultKind::TimeLoss => (format!("{who} loses on time"), Termination::TimeForfeit),
+            FaultKind::IllegalMove => (
+                format!("{who} makes an illegal move"),
+                Termination::RulesInfraction,
+            ),
+        };
+        let fault = Some(Fault {
+            white: loser == Color::White,
+            kind,
+            detail,
+        });
+        if kind == FaultKind::TimeLoss && !opponent_can_mate {
+            let reason = format!("{who} loses on time, but the opponent cannot mate: draw");
+            return Ending {
+                outcome: Outcome::Draw,
+                reason,
+                termination,
+                fault,
+            };
+        }
+        Ending {
+            outcome: Outcome::win_for(!loser),
+            reason,
+            termination,
+            fault,
+        }
+    }
+
+    fn rules(outcome: Outcome, reason: &str) -> Ending {
+        Ending {
+            outcome,
+            reason: reason.to_owned(),
+            termination: Termination::Normal,
+            fault: None,
+        }
+    }
+}
+
+fn fault_kind(e: &UciError) -> FaultKind {
+    match e {
+        UciError::Crashed(_) => FaultKind::Crash,
+        UciError::Timeout(_) | UciError::Protocol(_) => FaultKind::Disconnect,
+        UciError::Spawn { .. } => FaultKind::Startup,
+    }
+}
+
+/// The end of the game by the rules, if reached (repetition needs the position history).
+fn rules_ending(pos: &Chess, history: &[Zobrist64]) -> Option<Ending> {
+    if pos.is_checkmate() {
+        return Some(Ending::rules(
+            Outcome::win_for(!pos.turn()),
+            &format!("{} mates", side_name(!pos.turn())),
+        ));
+    }
+    if pos.is_stalemate() {
+        return Some(Ending::rules(Outcome::Draw, "Draw by stalemate"));
+    }
+    if pos.is_insufficient_material() {
+        return Some(Ending::rules(
+            Outcome::Draw,
+            "Draw by insufficient material",
+        ));
+    }
+    let current = history.last().copied();
+    if current.is_some_and(|h| history.iter().filter(|&&x| x == h).count() >= 3) {
+        return Some(Ending::rules(Outcome::Draw, "Draw by 3-fold repetition"));
+    }
+    if pos.halfmoves() >= 100 {
+        return Some(Ending::rules(Outcome::Draw, "Draw by fifty moves rule"));
+    }
+    None
+}
+
+fn hash(pos: &Chess) -> Zobrist64 {
+    pos.zobrist_hash(EnPassantMode::Legal)
+}
+
+/// Plays one game between `white` and `black` from `opening`. Never fails: every problem ends the
+/// game with a result and a reason; a player whose engine must be replaced is left without one.
+pub fn play_game(
+    white: &mut Player,
+    black: &mut Player,
+    opening: &Opening,
+    settings: &GameSettings,
+) -> GameRecord {
+    let started = Instant::now();
+    let mut moves: Vec<MoveRecord> = Vec::new();
+    let ending = run(white, black, opening, settings, &mut moves);
+    if let Some(f) = &ending.fault {
+        if f.kind.needs_restart() {
+            if f.white {
+                white.discard()
+            } else {
+                black.discard()
+            }
+        }
+    }
+    GameRecord {
+        white: white.name(),
+        black: black.name(),
+        start_fen: opening.fen.clone(),
+        moves,
+        outcome: ending.outcome,
+        reason: ending.reason,
+        termination: ending.termination,
+        fault: ending.fault,
+        time_control: settings.white_limits.pgn_tag(),
+        duration_ms: started.elapsed().as_millis() as u64,
+    }
+}
+
+fn run(
+    white: &mut Player,
+    black: &mut Player,
+    opening: &Opening,
+    settings: &GameSettings,
+    moves: &mut Vec<MoveRecord>,
+) -> Ending {
+    let mut pos: Chess = match &opening.fen {
+        None => Chess::default(),
+        Some(_) => match (Opening {
+            fen: opening.fen.clone(),
+            moves: vec![],
+        })
+        .position()
+        {
+            Ok(p) => p,
+            // Books are checked when loaded; this is only a last line of defence.
+            Err(e) => return Ending::rules(Outcome::Draw, &format!("Unusable opening: {e}")),
+        },
+    };
+    let mut history = vec![hash(&pos)];
+    for m in &opening.moves {
+        let Some(mv) = m.parse::<UciMove>().ok().and_then(|u| u.to_move(&pos).ok()) else {
+            return Ending::rules(
+                Outcome::Draw,
+                &format!("Unusable opening: illegal book move {m}"),
+            );
+        };
+        let san = SanPlus::from_move_and_play_unchecked(&mut pos, mv).to_string();
+        push_history(&mut history, &pos);
+        moves.push(MoveRecord {
+            uci: m.clone(),
+            san,
+            score: None,
+            depth: None,
+            nodes: None,
+            time_ms: 0,
+            book: true,
+        });
+    }
+    for (color, p) in [(Color::White, &mut *white), (Color::Black, &mut *black)] {
+        // A failure here means that even a freshly started process would not get ready.
+        if let Err(e) = p.new_game() {
+            return Ending::fault(color, FaultKind::Startup, e.to_string(), true);
+        }
+    }
+    let mut clocks = [
+        Clock::new(settings.white_limits),
+        Clock::new(settings.black_limits),
+    ];
+    let mut adjudicator = Adjudicator::new(settings.adjudication);
+    let uci_moves: Vec<String> = moves.iter().map(|m| m.uci.clone()).collect();
+    let mut played = uci_moves;
+    loop {
+        if let Some(end) = rules_ending(&pos, &history) {
+            return end;
+        }
+        let turn = pos.turn();
+        let limits = if turn == Color::White {
+            settings.white_limits
+        } else {
+            settings.black_limits
+        };
+        let params = go_params(&limits, &clocks[0], &clocks[1], turn == Color::White);
+        let clock = &mut clocks[if turn == Color::White { 0 } else { 1 }];
+        let player = if turn == Color::White {
+            &mut *white
+        } else {
+            &mut *black
+        };
+        let opponent_can_mate = !pos.has_insufficient_material(!turn);
+        let deadline = clock.deadline();
+        let ping = player.ping;
+        let searched = player.engine().and_then(|e| {
+            e.set_position(opening.fen.as_deref(), &played)?;
+            e.go(&params, deadline, |_| {})
+        });
+        let result = match searched {
+            Ok(r) => r,
+            Err(UciError::Timeout(_)) => {
+                // No move in time: a loss on time. Keep the engine only if it recovers promptly.
+                let recovered = player
+                    .engine()
+                    .is_ok_and(|e| e.stop(ping).is_ok() && e.is_ready(ping).is_ok());
+                if !recovered {
+                    player.discard();
+                }
+                let detail = format!("no move within {} ms", deadline.as_millis());
+                return Ending::fault(turn, FaultKind::TimeLoss, detail, opponent_can_mate);
+            }
+            Err(e) => return Ending::fault(turn, fault_kind(&e), e.to_string(), true),
+        };
+        if clock.charge(result.elapsed) == ClockVerdict::Flagged {
+            let detail = format!("used {} ms", result.elapsed.as_millis());
+            return Ending::fault(turn, FaultKind::TimeLoss, detail, opponent_can_mate);
+        }
+        let sent = result.best.mv.clone().unwrap_or_else(|| "0000".to_owned());
+        let Some(mv) = sent
+            .parse::<UciMove>()
+            .ok()
+            .and_then(|u| u.to_move(&pos).ok())
+        else {
+            return Ending::fault(turn, FaultKind::IllegalMove, sent, true);
+        };
+        let fullmove = pos.fullmoves().get();
+        let san = SanPlus::from_move_and_play_unchecked(&mut pos, mv).to_string();
+        push_history(&mut history, &pos);
+        let info = &result.info;
+        moves.push(MoveRecord {
+            uci: sent.clone(),
+            san,
+            score: info.score,
+            depth: info.depth,
+            nodes: info.nodes,
+            time_ms: result.elapsed.as_millis() as u64,
+            book: false,
+        });
+        played.push(sent);
+        match adjudicator.after_move(turn, fullmove, info.score) {
+            None => {}
+            Some(Verdict::Draw) => return adjudicated(Outcome::Draw, "Draw by adjudication"),
+            Some(Verdict::MaxMoves) => {
+                return adjudicated(Outcome::Draw, "Draw by adjudication: maximum moves")
+            }
+            Some(Verdict::Resign(loser)) => {
+                let reason = format!("{} wins by adjudication", side_name(!loser));
+                return adjudicated(Outcome::win_for(!loser), &reason);
+            }
+        }
+    }
+}
+
+fn adjudicated(outcome: Outcome, reason: &str) -> Ending {
+    Ending {
+        outcome,
+        reason: reason.to_owned(),
+        termination: Termination::Adjudication,
+        fault: None,
+    }
+}
+
+/// Adds the position to the repetition history; an irreversible move (halfmove clock reset)
+/// starts a new history, since no earlier position can recur.
+fn push_history(history: &mut Vec<Zobrist64>, pos: &Chess) {
+    if pos.halfmoves() == 0 {
+        history.clear();
+    }
+    history.push(hash(pos));
+}

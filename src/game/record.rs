@@ -1,0 +1,148 @@
+//! The record of one finished game: moves with engine data, result, reason, faults.
+
+use crate::uci::Score;
+use serde::{Deserialize, Serialize};
+use shakmaty::Color;
+
+/// A game's result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Outcome {
+    /// 1-0
+    WhiteWins,
+    /// 0-1
+    BlackWins,
+    /// 1/2-1/2
+    Draw,
+}
+
+impl Outcome {
+    /// The PGN result token.
+    pub fn pgn(self) -> &'static str {
+        match self {
+            Outcome::WhiteWins => "1-0",
+            Outcome::BlackWins => "0-1",
+            Outcome::Draw => "1/2-1/2",
+        }
+    }
+
+    /// The win for `color`.
+    pub fn win_for(color: Color) -> Outcome {
+        match color {
+            Color::White => Outcome::WhiteWins,
+            Color::Black => Outcome::BlackWins,
+        }
+    }
+}
+
+/// How an engine let its side down; each costs it the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum FaultKind {
+    /// The process exited during the game.
+    Crash,
+    /// It used more than its clock (plus margin), or never answered in time.
+    TimeLoss,
+    /// It sent an illegal or malformed move.
+    IllegalMove,
+    /// It stopped answering (`isready`/`stop`) or broke the protocol.
+    Disconnect,
+    /// It could not be started, or failed the handshake.
+    Startup,
+}
+
+impl FaultKind {
+    /// Whether the engine process must be replaced after this fault.
+    pub fn needs_restart(self) -> bool {
+        !matches!(self, FaultKind::IllegalMove | FaultKind::TimeLoss)
+    }
+}
+
+/// An engine fault that decided a game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fault {
+    /// The faulty side: `true` for White.
+    pub white: bool,
+    /// What happened.
+    pub kind: FaultKind,
+    /// Details (error text, the offending move).
+    pub detail: String,
+}
+
+/// PGN `Termination` tag values (from the PGN standard).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Termination {
+    /// Ended by the rules (mate, stalemate, repetition, 50 moves, material).
+    Normal,
+    /// Ended by an adjudication rule.
+    Adjudication,
+    /// A side lost on time.
+    TimeForfeit,
+    /// A side made an illegal move.
+    RulesInfraction,
+    /// A side crashed, hung or failed to start.
+    Abandoned,
+}
+
+impl Termination {
+    /// The PGN tag value.
+    pub fn pgn(self) -> &'static str {
+        match self {
+            Termination::Normal => "normal",
+            Termination::Adjudication => "adjudication",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::RulesInfraction => "rules infraction",
+            Termination::Abandoned => "abandoned",
+        }
+    }
+}
+
+/// One move of the game as played, with what the engine said about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveRecord {
+    /// UCI notation.
+    pub uci: String,
+    /// SAN with check suffix.
+    pub san: String,
+    /// Engine score from the mover's view (None for book moves or no score).
+    pub score: Option<Score>,
+    /// Search depth reached.
+    pub depth: Option<u32>,
+    /// Nodes searched.
+    pub nodes: Option<u64>,
+    /// Thinking time in milliseconds, measured by the runner.
+    pub time_ms: u64,
+    /// The move came from the opening book.
+    pub book: bool,
+}
+
+/// A finished game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameRecord {
+    /// White's display name.
+    pub white: String,
+    /// Black's display name.
+    pub black: String,
+    /// The starting FEN (the book position), or None for the standard start.
+    pub start_fen: Option<String>,
+    /// All moves from the start position, book moves included.
+    pub moves: Vec<MoveRecord>,
+    /// The result.
+    pub outcome: Outcome,
+    /// The reason in words, e.g. "White mates", "Black loses on time".
+    pub reason: String,
+    /// The PGN termination class.
+    pub termination: Termination,
+    /// The fault that decided the game, if any.
+    pub fault: Option<Fault>,
+    /// The time control as a PGN tag value.
+    pub time_control: String,
+    /// Wall time of the game in milliseconds.
+    pub duration_ms: u64,
+}
+
+/// The name of a colour in result texts.
+pub fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}

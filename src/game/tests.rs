@@ -1,0 +1,170 @@
+//! Games between faulty engines: every failure ends the game with the right loser and reason.
+
+use super::*;
+use crate::uci::tests::faulty;
+use std::time::Duration;
+
+fn player(flags: &[&str]) -> Player {
+    Player::new(
+        faulty(flags),
+        Duration::from_secs(5),
+        Duration::from_secs(2),
+    )
+}
+
+fn settings(tc: &str) -> GameSettings {
+    let limits = Limits {
+        tc: Some(tc.parse().unwrap()),
+        margin_ms: 100,
+        ..Limits::default()
+    };
+    GameSettings {
+        white_limits: limits,
+        black_limits: limits,
+        adjudication: Adjudication::default(),
+    }
+}
+
+fn play(w: &mut Player, b: &mut Player) -> GameRecord {
+    play_game(w, b, &Opening::default(), &settings("10+0.1"))
+}
+
+#[test]
+fn random_movers_play_a_game_to_a_rules_ending() {
+    let (mut w, mut b) = (player(&["--seed", "7"]), player(&["--seed", "8"]));
+    let g = play(&mut w, &mut b);
+    assert_eq!(g.fault, None, "{}", g.reason);
+    assert_eq!(g.termination, Termination::Normal, "{}", g.reason);
+    assert!(g.moves.len() > 10);
+    // The same engines play on in a second game (no restart needed).
+    let g2 = play(&mut b, &mut w);
+    assert_eq!(g2.fault, None);
+    assert_eq!((w.starts(), b.starts()), (1, 1));
+}
+
+#[test]
+fn book_moves_that_mate_end_the_game_at_once() {
+    let (mut w, mut b) = (player(&[]), player(&[]));
+    let opening = Opening {
+        fen: None,
+        moves: ["f2f3", "e7e5", "g2g4", "d8h4"].map(String::from).to_vec(),
+    };
+    let g = play_game(&mut w, &mut b, &opening, &settings("10+0.1"));
+    assert_eq!(
+        (g.outcome, g.reason.as_str()),
+        (Outcome::BlackWins, "Black mates")
+    );
+    assert!(g.moves.iter().all(|m| m.book));
+    assert_eq!(g.moves[3].san, "Qh4#");
+}
+
+fn assert_fault(g: &GameRecord, white_faulted: bool, kind: FaultKind) {
+    let f = g
+        .fault
+        .as_ref()
+        .unwrap_or_else(|| panic!("no fault: {}", g.reason));
+    assert_eq!((f.white, f.kind), (white_faulted, kind), "{}", g.reason);
+    let expected = if white_faulted {
+        Outcome::BlackWins
+    } else {
+        Outcome::WhiteWins
+    };
+    assert_eq!(g.outcome, expected, "{}", g.reason);
+}
+
+#[test]
+fn crash_loses_and_the_engine_is_restarted_next_game() {
+    let (mut w, mut b) = (player(&[]), player(&["--crash-after", "3"]));
+    let g = play(&mut w, &mut b);
+    assert_fault(&g, false, FaultKind::Crash);
+    assert_eq!(g.reason, "Black disconnects");
+    assert_eq!(g.moves.len(), 7, "three black moves before the crash");
+    let g = play(&mut b, &mut w);
+    assert_fault(&g, true, FaultKind::Crash);
+    assert_eq!(b.starts(), 2);
+}
+
+#[test]
+fn hang_loses_on_time() {
+    let (mut w, mut b) = (player(&["--hang-after", "2"]), player(&[]));
+    let g = play_game(&mut w, &mut b, &Opening::default(), &settings("0.3+0"));
+    assert_fault(&g, true, FaultKind::TimeLoss);
+    assert_eq!(g.reason, "White loses on time");
+    assert_eq!(g.termination, Termination::TimeForfeit);
+}
+
+#[test]
+fn slow_moves_flag_on_the_runners_clock() {
+    let (mut w, mut b) = (player(&[]), player(&["--move-ms", "150"]));
+    let limits = Limits {
+        tc: Some("0.5+0".parse().unwrap()),
+        ..Limits::default()
+    };
+    let s = GameSettings {
+        white_limits: limits,
+        black_limits: limits,
+        adjudication: Adjudication::default(),
+    };
+    let g = play_game(&mut w, &mut b, &Opening::default(), &s);
+    assert_fault(&g, false, FaultKind::TimeLoss);
+    // 150 ms per move from 500 ms: Black's fourth move runs out (White has played four).
+    assert_eq!(g.moves.len(), 7);
+}
+
+#[test]
+fn illegal_and_malformed_moves_lose() {
+    let (mut w, mut b) = (player(&["--illegal-after", "1"]), player(&[]));
+    let g = play(&mut w, &mut b);
+    assert_fault(&g, true, FaultKind::IllegalMove);
+    assert_eq!(g.fault.unwrap().detail, "a1a1");
+    let (mut w, mut b) = (player(&[]), player(&["--garbage-after", "0"]));
+    let g = play(&mut w, &mut b);
+    assert_fault(&g, false, FaultKind::IllegalMove);
+    let (mut w, mut b) = (player(&[]), player(&["--null-after", "0"]));
+    assert_fault(&play(&mut w, &mut b), false, FaultKind::IllegalMove);
+}
+
+#[test]
+fn failed_startup_loses_the_game() {
+    let mut slow = Player::new(
+        faulty(&["--slow-start", "3000"]),
+        Duration::from_millis(200),
+        Duration::from_secs(1),
+    );
+    let mut ok = player(&[]);
+    let g = play(&mut ok, &mut slow);
+    assert_fault(&g, false, FaultKind::Startup);
+    assert_eq!(g.reason, "Black fails to start");
+    let mut missing = Player::new(
+        crate::uci::EngineSpec::new("/nonexistent"),
+        Duration::from_secs(1),
+        Duration::from_secs(1),
+    );
+    assert_fault(&play(&mut missing, &mut ok), true, FaultKind::Startup);
+}
+
+#[test]
+fn resign_adjudication_uses_engine_scores() {
+    // The faulty engine reports scores in -20..20: a resign threshold of 10 over 1 move triggers.
+    let (mut w, mut b) = (player(&["--seed", "3"]), player(&["--seed", "4"]));
+    let mut s = settings("10+0.1");
+    s.adjudication.resign = Some(ResignRule {
+        movecount: 1,
+        score: 10,
+        twosided: false,
+    });
+    let g = play_game(&mut w, &mut b, &Opening::default(), &s);
+    assert_eq!(g.termination, Termination::Adjudication, "{}", g.reason);
+    assert!(g.reason.ends_with("wins by adjudication"));
+    s.adjudication = Adjudication {
+        maxmoves: Some(5),
+        ..Adjudication::default()
+    };
+    let g = play_game(&mut w, &mut b, &Opening::default(), &s);
+    assert_eq!(
+        (g.outcome, g.moves.len()),
+        (Outcome::Draw, 10),
+        "{}",
+        g.reason
+    );
+}

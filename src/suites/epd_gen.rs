@@ -1,0 +1,441 @@
+//! Making test suites from games: positions from a PGN, analysed by a reference engine with
+//! MultiPV 2; a position is kept when its best move beats the second by a margin (or is the only
+//! forced mate), and written as EPD with `bm`, the oracle's score and an `id`.
+
+use std::collections::HashSet;
+use std::ops::ControlFlow;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Mutex};
+use std::time::Duration;
+
+use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
+use shakmaty::fen::{Epd, Fen};
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
+
+use super::epd::san;
+use super::epd_mate::{mating_moves, shortest_mate};
+use super::epd_run::Limit;
+use crate::uci::{Engine, EngineSpec, GoParams, Info, Score};
+
+/// A candidate position from a game, with the move that led to it.
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    /// The position to solve.
+    pub position: Chess,
+    /// The move just played, to recognise plain recaptures.
+    pub last_move: Option<Move>,
+    /// Where it came from (`game N ply M`).
+    pub origin: String,
+}
+
+/// What to collect from a PGN.
+#[derive(Clone, Debug)]
+pub struct CollectOptions {
+    /// Skip this many plies at the start of each game (the opening).
+    pub skip_plies: usize,
+    /// Only positions where this player (White/Black tag, substring) is to move.
+    pub player: Option<String>,
+}
+
+/// Reads every game's mainline positions, deduplicated by EPD; honours `[FEN]` start positions.
+pub fn collect_positions(path: &Path, opts: &CollectOptions) -> anyhow::Result<Vec<Candidate>> {
+    let file = std::fs::File::open(path)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    let mut reader = Reader::new(std::io::BufReader::new(file));
+    let mut visitor = Collector {
+        opts: opts.clone(),
+        seen: HashSet::new(),
+        out: Vec::new(),
+        game: 0,
+    };
+    while let Some(result) = reader
+        .read_game(&mut visitor)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
+    {
+        if let Err(e) = result {
+            anyhow::bail!("{}: game {}: {e}", path.display(), visitor.game);
+        }
+    }
+    Ok(visitor.out)
+}
+
+struct Collector {
+    opts: CollectOptions,
+    seen: HashSet<String>,
+    out: Vec<Candidate>,
+    game: usize,
+}
+
+/// Per-game state while reading its moves.
+struct Game {
+    pos: Chess,
+    ply: usize,
+    last: Option<Move>,
+    /// Which colour's positions to keep (`None`: both).
+    keep: Option<shakmaty::Color>,
+    broken: Option<String>,
+}
+
+#[derive(Default)]
+struct Tags {
+    fen: Option<String>,
+    white: String,
+    black: String,
+}
+
+impl Visitor for Collector {
+    type Tags = Tags;
+    type Movetext = Game;
+    type Output = Result<(), String>;
+
+    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
+        self.game += 1;
+        ControlFlow::Continue(Tags::default())
+    }
+
+    fn tag(
+        &mut self,
+        tags: &mut Tags,
+        name: &[u8],
+        value: RawTag<'_>,
+    ) -> ControlFlow<Self::Output> {
+        let value = value.decode_utf8_lossy().into_owned();
+        match name {
+            b"FEN" => tags.fen = Some(value),
+            b"White" => tags.white = value,
+            b"Black" => tags.black = value,
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<Self::Output, Game> {
+        let pos = match &tags.fen {
+            None => Chess::default(),
+            Some(fen) => match fen.parse::<Fen>().map_err(|e| e.to_string()).and_then(|f| {
+                f.into_position(CastlingMode::Standard)
+                    .map_err(|e| e.to_string())
+            }) {
+                Ok(p) => p,
+                Err(e) => return ControlFlow::Break(Err(format!("bad FEN tag '{fen}': {e}"))),
+            },
+        };
+        let keep = self.opts.player.as_ref().map(|p| {
+            if tags.white.contains(p.as_str()) {
+                shakmaty::Color::White
+            } else if tags.black.contains(p.as_str()) {
+                shakmaty::Color::Black
+            } else {
+                // Neither side is the player: keep nothing from this game.
+                !pos.turn()
+            }
+        });
+        let skip_all =
+            self.opts.player.as_ref().is_some_and(|p| {
+                !tags.white.contains(p.as_str()) && !tags.black.contains(p.as_str())
+            });
+        ControlFlow::Continue(Game {
+            pos,
+            ply: 0,
+            last: None,
+            keep,
+            // An empty message marks a game skipped on purpose (not an error).
+            broken: skip_all.then(String::new),
+        })
+    }
+
+    fn san(&mut self, game: &mut Game, san_plus: SanPlus) -> ControlFlow<Self::Output> {
+        if game.broken.is_some() {
+            return ControlFlow::Continue(());
+        }
+        if game.ply >= self.opts.skip_plies && game.keep.is_none_or(|c| c == game.pos.turn()) {
+            let key = Epd::from_position(&game.pos, EnPassantMode::Legal).to_string();
+            if self.seen.insert(key) {
+                self.out.push(Candidate {
+                    position: game.pos.clone(),
+                    last_move: game.last,
+                    origin: format!("game {} ply {}", self.game, game.ply),
+                });
+            }
+        }
+        match san_plus.san.to_move(&game.pos) {
+            Ok(m) => {
+                game.pos.play_unchecked(m);
+                game.last = Some(m);
+                game.ply += 1;
+            }
+            Err(e) => game.broken = Some(format!("ply {}: '{san_plus}': {e}", game.ply + 1)),
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, game: Game) -> Self::Output {
+        match game.broken {
+            Some(e) if !e.is_empty() => Err(e),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Positions from `games` random playouts of up to `max_plies` plies from the start position
+/// (uniformly random legal moves from a seeded generator, so a run is reproducible); positions
+/// before ply `skip_plies` are left out. Random games blunder into mates, which makes them a good
+/// source of mate candidates.
+pub fn random_playout_positions(
+    games: usize,
+    max_plies: usize,
+    skip_plies: usize,
+    seed: u64,
+) -> Vec<Candidate> {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move || {
+        // xorshift64*: small and deterministic; quality is ample for picking moves.
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    };
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for game in 1..=games {
+        let mut pos = Chess::default();
+        let mut last = None;
+        for ply in 0..max_plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || pos.is_insufficient_material() {
+                break;
+            }
+            if ply >= skip_plies {
+                let key = Epd::from_position(&pos, EnPassantMode::Legal).to_string();
+                if seen.insert(key) {
+                    out.push(Candidate {
+                        position: pos.clone(),
+                        last_move: last,
+                        origin: format!("playout {game} ply {ply}"),
+                    });
+                }
+            }
+            let m = moves[(next() % moves.len() as u64) as usize];
+            pos.play_unchecked(m);
+            last = Some(m);
+        }
+    }
+    out
+}
+
+/// The oracle's view of a position: its two best lines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// The best move and its score.
+    pub best: (Move, Score),
+    /// The second-best move and its score (`None` with a single legal move).
+    pub second: Option<(Move, Score)>,
+    /// The depth of the analysis.
+    pub depth: u32,
+}
+
+/// A score on one scale for comparing lines: mates beyond any centipawn value.
+pub fn comparable(score: Score) -> i64 {
+    match score {
+        Score::Cp(cp) => i64::from(cp),
+        Score::Mate(n) if n > 0 => 1_000_000 - i64::from(n),
+        Score::Mate(n) => -1_000_000 - i64::from(n),
+    }
+}
+
+/// Selection rules.
+#[derive(Clone, Copy, Debug)]
+pub struct Selection {
+    /// The best line must beat the second by at least this many centipawns.
+    pub margin: i64,
+    /// Skip positions whose second line is already this good (nothing to find).
+    pub max_second: i64,
+    /// Keep positions whose best move recaptures on the square just captured on.
+    pub keep_recaptures: bool,
+    /// Keep only forced mates, of at most this many moves.
+    pub mates_only: Option<u32>,
+}
+
+/// Whether a candidate with this analysis makes a good test position.
+pub fn keep(c: &Candidate, a: &Analysis, sel: &Selection) -> bool {
+    let Some((_, second)) = a.second else {
+        return false; // A single legal move tests nothing.
+    };
+    let (best_move, best) = a.best;
+    if let Some(max) = sel.mates_only {
+        let unique_mate = matches!(best, Score::Mate(n) if n > 0 && n as u32 <= max)
+            && !matches!(second, Score::Mate(n) if n > 0);
+        return unique_mate;
+    }
+    let recapture = c.last_move.is_some_and(|last| {
+        last.is_capture() && best_move.is_capture() && best_move.to() == last.to()
+    });
+    if recapture && !sel.keep_recaptures {
+        return false;
+    }
+    let (b, s) = (comparable(best), comparable(second));
+    b - s >= sel.margin && s <= sel.max_second
+}
+
+/// Analyses `pos` with MultiPV 2 on an engine that has `MultiPV` set to 2.
+pub fn analyse(
+    engine: &mut Engine,
+    pos: &Chess,
+    limit: Limit,
+    timeout: Duration,
+) -> anyhow::Result<Analysis> {
+    let fen = Fen::from_position(pos, EnPassantMode::Legal).to_string();
+    engine.new_game()?;
+    engine.is_ready(Duration::from_secs(10))?;
+    engine.set_position::<&str>(Some(&fen), &[])?;
+    let params = match limit {
+        Limit::Movetime(ms) => GoParams {
+            movetime: Some(ms),
+            ..GoParams::default()
+        },
+        Limit::Nodes(n) => GoParams {
+            nodes: Some(n),
+            ..GoParams::default()
+        },
+        Limit::Depth(d) => GoParams {
+            depth: Some(d),
+            ..GoParams::default()
+        },
+    };
+    let mut lines: [Option<(String, Score, u32)>; 2] = [None, None];
+    let result = engine.go(&params, timeout, |info: &Info| {
+        let (Some(score), Some(first)) = (info.score, info.pv.first()) else {
+            return;
+        };
+        if info.bound.is_some() {
+            return;
+        }
+        let slot = info.multipv.unwrap_or(1) as usize;
+        if (1..=2).contains(&slot) {
+            lines[slot - 1] = Some((first.clone(), score, info.depth.unwrap_or(0)));
+        }
+    })?;
+    let to_move = |uci: &str| -> anyhow::Result<Move> {
+        UciMove::from_ascii(uci.as_bytes())
+            .map_err(|_| anyhow::anyhow!("oracle sent '{uci}'"))?
+            .to_move(pos)
+            .map_err(|_| anyhow::anyhow!("oracle sent illegal '{uci}'"))
+    };
+    let best_uci = result
+        .best
+        .mv
+        .ok_or_else(|| anyhow::anyhow!("oracle found no move"))?;
+    let (first, best_score, depth) = lines[0]
+        .clone()
+        .ok_or_else(|| anyhow::anyhow!("oracle sent no scored PV"))?;
+    let best = to_move(if first == best_uci { &first } else { &best_uci })?;
+    let second = match &lines[1] {
+        Some((uci, score, _)) => Some((to_move(uci)?, *score)),
+        None => None,
+    };
+    Ok(Analysis {
+        best: (best, best_score),
+        second: second.filter(|(m, _)| *m != best),
+        depth,
+    })
+}
+
+/// One selected position as an EPD line: `bm`, `ce` or `dm`, `acd`, `id`, and the second line.
+pub fn epd_line(c: &Candidate, a: &Analysis, id: &str, verified_mate: Option<u32>) -> String {
+    let epd = Epd::from_position(&c.position, EnPassantMode::Legal);
+    let (best, score) = a.best;
+    let mut line = format!("{epd} bm {};", san(&c.position, &best));
+    match (score, verified_mate) {
+        (_, Some(n)) => line.push_str(&format!(" dm {n};")),
+        (Score::Mate(n @ 1..), None) => line.push_str(&format!(" dm {n};")),
+        (Score::Cp(cp), _) => line.push_str(&format!(" ce {cp};")),
+        _ => {}
+    }
+    line.push_str(&format!(" acd {}; id \"{id}\";", a.depth));
+    if let Some((m, s)) = a.second {
+        line.push_str(&format!(
+            " c1 \"second {} {s}; {}\";",
+            san(&c.position, &m),
+            c.origin
+        ));
+    }
+    line
+}
+
+/// For mates in 1 and 2, the oracle's claim is checked by our own exhaustive search; returns the
+/// verified shortest mate, or `None` when the claim does not hold (the position is dropped).
+pub fn verify_mate(c: &Candidate, a: &Analysis) -> Option<u32> {
+    match a.best.1 {
+        Score::Mate(n @ 1..=2) => {
+            let found = shortest_mate(&c.position, 2)?;
+            let mates = mating_moves(&c.position, found);
+            (found == n as u32 && mates.contains(&a.best.0)).then_some(found)
+        }
+        Score::Mate(n) if n > 0 => Some(n as u32),
+        _ => None,
+    }
+}
+
+/// Analyses every candidate on `concurrency` oracle processes; calls `on_done` after each.
+pub fn analyse_all(
+    candidates: &[Candidate],
+    oracle: &EngineSpec,
+    limit: Limit,
+    concurrency: usize,
+    on_done: &(dyn Fn() + Sync),
+) -> anyhow::Result<Vec<Option<Analysis>>> {
+    let mut spec = oracle.clone();
+    spec.set_option("MultiPV", "2");
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel();
+    let error = Mutex::new(None);
+    let timeout = match limit {
+        Limit::Movetime(ms) => Duration::from_millis(ms * 2 + 10_000),
+        _ => Duration::from_secs(120),
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..concurrency.max(1) {
+            let (tx, spec, next, error) = (tx.clone(), &spec, &next, &error);
+            scope.spawn(move || {
+                let mut engine = None;
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(c) = candidates.get(i) else {
+                        break;
+                    };
+                    if engine.is_none() {
+                        match Engine::start(spec, Duration::from_secs(20)) {
+                            Ok(e) => engine = Some(e),
+                            Err(e) => {
+                                *error.lock().expect("no panics hold it") = Some(e.to_string());
+                                return;
+                            }
+                        }
+                    }
+                    let e = engine.as_mut().expect("started");
+                    let a = analyse(e, &c.position, limit, timeout);
+                    if a.is_err() {
+                        engine = None; // Restart after a crash or hang; the position is lost.
+                    }
+                    let _ = tx.send((i, a.ok()));
+                    on_done();
+                }
+            });
+        }
+    });
+    drop(tx);
+    if let Some(e) = error.into_inner().expect("no panics hold it") {
+        anyhow::bail!("oracle {}: {e}", oracle.cmd);
+    }
+    let mut out = vec![None; candidates.len()];
+    for (i, a) in rx {
+        out[i] = a;
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+#[path = "epd_gen_tests.rs"]
+mod tests;

@@ -1,0 +1,194 @@
+//! fastchess-style engine words: `cmd=... name=... dir=... args="..." option.Hash=16 tc=10+0.1
+//! st=0.1 nodes=5000 depth=8 timemargin=50`, per engine or for `each`; and `--draw`/`--resign`.
+
+use super::config::EngineConfig;
+use crate::game::tc::seconds_to_ms;
+use crate::game::{Adjudication, DrawRule, Limits, ResignRule};
+use crate::uci::EngineSpec;
+
+/// Applies `words` to `engine` (later words win; `each` words are applied first by the caller).
+pub fn apply_words(engine: &mut EngineConfig, words: &[String]) -> Result<(), String> {
+    for w in words {
+        let (key, value) = w
+            .split_once('=')
+            .ok_or_else(|| format!("expected key=value, got `{w}`"))?;
+        let bad = |what: &str| format!("`{key}`: {what}, got `{value}`");
+        let limits = &mut engine.limits;
+        match key {
+            "cmd" => engine.spec.cmd = value.to_owned(),
+            "name" => engine.spec.name = Some(value.to_owned()),
+            "dir" => engine.spec.dir = Some(value.into()),
+            "args" => {
+                engine.spec.args = value.split_ascii_whitespace().map(str::to_owned).collect()
+            }
+            "proto" if value == "uci" => {}
+            "tc" => limits.tc = Some(value.parse().map_err(|e: String| bad(&e))?),
+            "st" => {
+                limits.movetime_ms =
+                    Some(seconds_to_ms(value).ok_or_else(|| bad("expected seconds"))?)
+            }
+            "nodes" => limits.nodes = Some(value.parse().map_err(|_| bad("expected a number"))?),
+            "depth" => limits.depth = Some(value.parse().map_err(|_| bad("expected a number"))?),
+            "timemargin" => {
+                limits.margin_ms = value.parse().map_err(|_| bad("expected milliseconds"))?
+            }
+            _ => match key.strip_prefix("option.") {
+                Some(name) if !name.is_empty() => engine.spec.set_option(name, value),
+                _ => return Err(format!("unknown engine setting `{key}`")),
+            },
+        }
+    }
+    Ok(())
+}
+
+/// Builds one engine from the `each` words then its own words.
+pub fn engine_from_words(each: &[String], own: &[String]) -> Result<EngineConfig, String> {
+    let mut e = EngineConfig {
+        spec: EngineSpec::default(),
+        limits: Limits::default(),
+    };
+    apply_words(&mut e, each)?;
+    apply_words(&mut e, own)?;
+    if e.spec.cmd.is_empty() {
+        return Err(format!("engine `{}` has no cmd=", own.join(" ")));
+    }
+    Ok(e)
+}
+
+fn key_values(words: &[String], what: &str) -> Result<Vec<(String, String)>, String> {
+    words
+        .iter()
+        .map(|w| {
+            w.split_once('=')
+                .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                .ok_or_else(|| format!("{what}: expected key=value, got `{w}`"))
+        })
+        .collect()
+}
+
+fn num<T: std::str::FromStr>(what: &str, k: &str, v: &str) -> Result<T, String> {
+    v.parse()
+        .map_err(|_| format!("{what}: `{k}` needs a number, got `{v}`"))
+}
+
+/// Parses `--draw movenumber=N movecount=M score=S` and `--resign movecount=M score=S twosided=B`.
+pub fn adjudication(
+    draw: &[String],
+    resign: &[String],
+    maxmoves: Option<u32>,
+) -> Result<Adjudication, String> {
+    let mut adj = Adjudication {
+        maxmoves,
+        ..Adjudication::default()
+    };
+    if !draw.is_empty() {
+        let mut rule = DrawRule {
+            movenumber: 40,
+            movecount: 8,
+            score: 10,
+        };
+        for (k, v) in key_values(draw, "draw")? {
+            match k.as_str() {
+                "movenumber" => rule.movenumber = num("draw", &k, &v)?,
+                "movecount" => rule.movecount = num("draw", &k, &v)?,
+                "score" => rule.score = num("draw", &k, &v)?,
+                _ => return Err(format!("draw: unknown key `{k}`")),
+            }
+        }
+        adj.draw = Some(rule);
+    }
+    if !resign.is_empty() {
+        let mut rule = ResignRule {
+            movecount: 3,
+            score: 600,
+            twosided: false,
+        };
+        for (k, v) in key_values(resign, "resign")? {
+            match k.as_str() {
+                "movecount" => rule.movecount = num("resign", &k, &v)?,
+                "score" => rule.score = num("resign", &k, &v)?,
+                "twosided" => rule.twosided = num("resign", &k, &v)?,
+                _ => return Err(format!("resign: unknown key `{k}`")),
+            }
+        }
+        adj.resign = Some(rule);
+    }
+    Ok(adj)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn engine_words_with_each_defaults() {
+        let e = engine_from_words(
+            &w("tc=10+0.1 option.Threads=1 timemargin=50"),
+            &w("cmd=sf name=x option.Hash=16 nodes=500 option.Threads=2"),
+        )
+        .unwrap();
+        assert_eq!(e.spec.cmd, "sf");
+        assert_eq!(e.spec.name.as_deref(), Some("x"));
+        assert_eq!(
+            e.spec.options,
+            [
+                ("Threads".to_owned(), "2".to_owned()),
+                ("Hash".to_owned(), "16".to_owned())
+            ]
+        );
+        assert_eq!(e.limits.tc.unwrap().inc_ms, 100);
+        assert_eq!((e.limits.nodes, e.limits.margin_ms), (Some(500), 50));
+        let e = engine_from_words(&[], &w("cmd=sf st=0.25 depth=7")).unwrap();
+        assert_eq!((e.limits.movetime_ms, e.limits.depth), (Some(250), Some(7)));
+    }
+
+    #[test]
+    fn bad_engine_words_say_what_is_wrong() {
+        assert!(engine_from_words(&[], &w("name=x"))
+            .unwrap_err()
+            .contains("no cmd"));
+        assert!(engine_from_words(&[], &w("cmd=x tc=fast"))
+            .unwrap_err()
+            .contains("tc"));
+        assert!(engine_from_words(&[], &w("cmd=x colour=red"))
+            .unwrap_err()
+            .contains("colour"));
+        assert!(engine_from_words(&[], &w("cmd=x nodes"))
+            .unwrap_err()
+            .contains("key=value"));
+        assert!(engine_from_words(&[], &w("cmd=x st=-1")).is_err());
+    }
+
+    #[test]
+    fn adjudication_words() {
+        let a = adjudication(
+            &w("movenumber=30 movecount=4 score=5"),
+            &w("score=900 twosided=true"),
+            Some(200),
+        )
+        .unwrap();
+        assert_eq!(
+            a.draw,
+            Some(DrawRule {
+                movenumber: 30,
+                movecount: 4,
+                score: 5
+            })
+        );
+        assert_eq!(
+            a.resign,
+            Some(ResignRule {
+                movecount: 3,
+                score: 900,
+                twosided: true
+            })
+        );
+        assert_eq!(a.maxmoves, Some(200));
+        assert!(adjudication(&w("moves=3"), &[], None).is_err());
+        assert!(adjudication(&[], &w("twosided=maybe"), None).is_err());
+    }
+}

@@ -1,0 +1,180 @@
+//! What the runner shows: the progress bar, per-game lines, fastchess-style interim reports,
+//! summaries for the results file, and PGN dates.
+
+use super::config::{MatchConfig, MatchOutcome, PairingResult};
+use super::resume::PairingSummary;
+use super::schedule::GameJob;
+use crate::game::GameRecord;
+use crate::stats::InterimReport;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// Match conditions for report headers: `10+0.1, 1t, 16MB, openings.epd`.
+pub fn conditions(cfg: &MatchConfig, engine: usize) -> String {
+    let e = &cfg.engines[engine];
+    let mut parts = vec![e.limits.describe()];
+    for (name, value) in &e.spec.options {
+        if name.eq_ignore_ascii_case("Threads") {
+            parts.push(format!("{value}t"));
+        } else if name.eq_ignore_ascii_case("Hash") {
+            parts.push(format!("{value}MB"));
+        }
+    }
+    if !cfg.book_name.is_empty() {
+        parts.push(cfg.book_name.clone());
+    }
+    parts.join(", ")
+}
+
+/// Calls `f` with the interim report of one pairing.
+pub fn with_report<R>(
+    cfg: &MatchConfig,
+    names: &[String],
+    p: &PairingResult,
+    f: impl FnOnce(&InterimReport) -> R,
+) -> R {
+    let cond = conditions(cfg, p.a);
+    let report = InterimReport {
+        engine: &names[p.a],
+        opponent: &names[p.b],
+        conditions: &cond,
+        tracker: &p.tracker,
+        paired: cfg.games_per_round == 2,
+        sprt: cfg.sprt.as_ref().filter(|_| names.len() == 2),
+    };
+    f(&report)
+}
+
+/// The interim reports of every pairing, one after the other.
+pub fn interim(cfg: &MatchConfig, o: &MatchOutcome) -> String {
+    o.pairings
+        .iter()
+        .map(|p| with_report(cfg, &o.names, p, |r| r.to_string()))
+        .collect()
+}
+
+/// Per-pairing figures for the results file.
+pub fn summaries(cfg: &MatchConfig, o: &MatchOutcome) -> Vec<PairingSummary> {
+    o.pairings
+        .iter()
+        .map(|p| {
+            with_report(cfg, &o.names, p, |r| {
+                let t = p.tracker.trinomial();
+                let e = r.elo();
+                PairingSummary {
+                    engine: r.engine.to_owned(),
+                    opponent: r.opponent.to_owned(),
+                    wld: [t.wins, t.losses, t.draws],
+                    pentanomial: p.tracker.pentanomial().0,
+                    elo: [e.elo.value, e.elo.error],
+                    nelo: [e.nelo.value, e.nelo.error],
+                    los: e.los,
+                    llr: r.llr(),
+                }
+            })
+        })
+        .collect()
+}
+
+/// Date as PGN wants it (`YYYY.MM.DD`, UTC).
+pub fn pgn_date(t: std::time::SystemTime) -> String {
+    let secs = t
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Gregorian date of a day count since 1970-01-01 (Howard Hinnant's well-known algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+/// The live progress bar (stderr) and per-game lines; silent when progress is off.
+pub struct Progress {
+    bar: Option<ProgressBar>,
+}
+
+impl Progress {
+    /// A bar for `total` games of which `done` are finished.
+    pub fn new(cfg: &MatchConfig, total: u64, done: u64) -> Progress {
+        if !cfg.progress {
+            return Progress { bar: None };
+        }
+        let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+        let style =
+            ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games {msg}")
+                .expect("static template")
+                .progress_chars("=> ");
+        bar.set_style(style);
+        bar.set_position(done);
+        Progress { bar: Some(bar) }
+    }
+
+    /// `Finished game 7 (dev vs base): 1-0 {White mates}`.
+    pub fn game_line(&self, job: &GameJob, g: &GameRecord) {
+        let line = format!(
+            "Finished game {} ({} vs {}): {} {{{}}}",
+            job.id + 1,
+            g.white,
+            g.black,
+            g.outcome.pgn(),
+            g.reason
+        );
+        self.print(&line);
+    }
+
+    /// Updates position and the W-L-D / Elo / LLR message.
+    pub fn update(&self, cfg: &MatchConfig, o: &MatchOutcome) {
+        let Some(bar) = &self.bar else { return };
+        bar.set_position(o.games);
+        if let Some(p) = o.pairings.first() {
+            let t = p.tracker.trinomial();
+            let mut msg = format!("W-L-D {}-{}-{}", t.wins, t.losses, t.draws);
+            with_report(cfg, &o.names, p, |r| {
+                let e = r.elo();
+                if e.elo.value.is_finite() {
+                    msg.push_str(&format!(" Elo {:.1} +/- {:.1}", e.elo.value, e.elo.error));
+                }
+                if let Some(llr) = r.llr() {
+                    msg.push_str(&format!(" LLR {llr:.2}"));
+                }
+            });
+            bar.set_message(msg);
+        }
+    }
+
+    /// Prints text (to stdout) without garbling the bar; nothing when progress is off.
+    pub fn print(&self, text: &str) {
+        if let Some(bar) = &self.bar {
+            bar.suspend(|| println!("{}", text.trim_end()));
+        }
+    }
+
+    /// Removes the bar.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pgn_dates() {
+        let t = |s: u64| std::time::UNIX_EPOCH + std::time::Duration::from_secs(s);
+        assert_eq!(pgn_date(t(0)), "1970.01.01");
+        assert_eq!(pgn_date(t(951_782_400)), "2000.02.29");
+        assert_eq!(pgn_date(t(1_795_219_200)), "2026.11.21");
+    }
+}

@@ -1,0 +1,208 @@
+//! The results: a JSON summary file (rewritten atomically after every game; its size does not
+//! grow with the number of games) and beside it a journal with one JSON line per finished game
+//! (`FILE.games.jsonl`, appended and flushed after every game). An interrupted match loses no
+//! finished game; `--resume FILE` reads both back and plays only the missing games.
+
+use crate::game::{Fault, GameRecord, Outcome};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// One finished game as stored in the results file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameEntry {
+    /// Game number in the schedule.
+    pub id: u64,
+    /// Pair number.
+    pub pair: u64,
+    /// Pairing index.
+    pub pairing: usize,
+    /// White's engine index.
+    pub white: usize,
+    /// Black's engine index.
+    pub black: usize,
+    /// Opening index.
+    pub opening: usize,
+    /// The result.
+    pub outcome: Outcome,
+    /// The reason in words.
+    pub reason: String,
+    /// The deciding engine fault, if any.
+    pub fault: Option<Fault>,
+    /// Half-moves played (book included).
+    pub plies: usize,
+    /// Wall time of the game.
+    pub duration_ms: u64,
+}
+
+impl GameEntry {
+    /// The entry for a finished game.
+    pub fn new(job: &super::schedule::GameJob, record: &GameRecord) -> GameEntry {
+        GameEntry {
+            id: job.id,
+            pair: job.pair,
+            pairing: job.pairing,
+            white: job.white,
+            black: job.black,
+            opening: job.opening,
+            outcome: record.outcome,
+            reason: record.reason.clone(),
+            fault: record.fault.clone(),
+            plies: record.moves.len(),
+            duration_ms: record.duration_ms,
+        }
+    }
+}
+
+/// Summary figures of one pairing, for readers of the file (not needed to resume).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PairingSummary {
+    /// First engine's name (results from its view).
+    pub engine: String,
+    /// Second engine's name.
+    pub opponent: String,
+    /// Wins, losses, draws of `engine`.
+    pub wld: [u64; 3],
+    /// Pentanomial counts (pairs scoring 0, 0.5, 1, 1.5, 2 for `engine`).
+    pub pentanomial: [u64; 5],
+    /// Logistic Elo and its 95 % error.
+    pub elo: [f64; 2],
+    /// Normalized Elo and its 95 % error.
+    pub nelo: [f64; 2],
+    /// Likelihood of superiority.
+    pub los: f64,
+    /// SPRT log-likelihood ratio, if an SPRT runs.
+    pub llr: Option<f64>,
+}
+
+/// The whole file.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ResultsFile {
+    /// Format version.
+    pub version: u32,
+    /// The command-line words of the match (re-parsed by `--resume`).
+    pub args: Vec<String>,
+    /// Engine names by index.
+    pub engines: Vec<String>,
+    /// Games scheduled in all.
+    pub scheduled: u64,
+    /// Games finished so far (the journal holds them).
+    pub finished: u64,
+    /// Per-pairing figures at the time of writing.
+    pub pairings: Vec<PairingSummary>,
+    /// The SPRT decision, once made.
+    pub decision: Option<String>,
+}
+
+/// The journal path for a results file: `match.json` → `match.json.games.jsonl`.
+pub fn journal_path(results: &Path) -> std::path::PathBuf {
+    let mut name = results.as_os_str().to_owned();
+    name.push(".games.jsonl");
+    name.into()
+}
+
+/// Reads a journal. A last line cut short by a kill is skipped; any other bad line is an error
+/// naming the line.
+pub fn read_journal(path: &Path) -> Result<Vec<GameEntry>, String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let mut games = Vec::with_capacity(lines.len());
+    for (i, line) in lines.iter().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str(line) {
+            Ok(g) => games.push(g),
+            Err(_) if i + 1 == lines.len() && !text.ends_with('\n') => break,
+            Err(e) => return Err(format!("{}:{}: {e}", path.display(), i + 1)),
+        }
+    }
+    Ok(games)
+}
+
+/// Appends one game to the journal and flushes it to the operating system.
+pub fn append_journal(file: &mut std::fs::File, entry: &GameEntry) -> Result<(), String> {
+    use std::io::Write;
+    let mut line = serde_json::to_string(entry).map_err(|e| e.to_string())?;
+    line.push('\n');
+    file.write_all(line.as_bytes())
+        .and_then(|_| file.flush())
+        .map_err(|e| format!("writing the journal: {e}"))
+}
+
+impl ResultsFile {
+    /// Reads a results file.
+    pub fn load(path: &Path) -> Result<ResultsFile, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        serde_json::from_str(&text)
+            .map_err(|e| format!("{}: not a results file: {e}", path.display()))
+    }
+
+    /// Writes the file atomically (temporary file + rename), so a kill never leaves half a file.
+    pub fn save(&self, path: &Path) -> Result<(), String> {
+        let tmp = path.with_extension("json.tmp");
+        let text = serde_json::to_string_pretty(self).map_err(|e| e.to_string())?;
+        std::fs::write(&tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))?;
+        std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn saves_and_loads_and_rejects_garbage() {
+        let dir = std::env::temp_dir().join(format!("sable-resume-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("r.json");
+        let entry = GameEntry {
+            id: 3,
+            pair: 1,
+            pairing: 0,
+            white: 1,
+            black: 0,
+            opening: 1,
+            outcome: Outcome::Draw,
+            reason: "Draw by stalemate".into(),
+            fault: None,
+            plies: 80,
+            duration_ms: 1234,
+        };
+        let f = ResultsFile {
+            version: 1,
+            args: vec!["--rounds".into(), "2".into()],
+            finished: 1,
+            ..Default::default()
+        };
+        f.save(&path).unwrap();
+        assert_eq!(ResultsFile::load(&path).unwrap(), f);
+        let journal = journal_path(&path);
+        assert!(journal.to_string_lossy().ends_with("r.json.games.jsonl"));
+        let mut file = std::fs::File::create(&journal).unwrap();
+        append_journal(&mut file, &entry).unwrap();
+        append_journal(
+            &mut file,
+            &GameEntry {
+                id: 4,
+                ..entry.clone()
+            },
+        )
+        .unwrap();
+        let mut text = std::fs::read_to_string(&journal).unwrap();
+        text.push_str("{\"id\": 5, \"pa"); // killed mid-line
+        std::fs::write(&journal, &text).unwrap();
+        let games = read_journal(&journal).unwrap();
+        assert_eq!(games.iter().map(|g| g.id).collect::<Vec<_>>(), [3, 4]);
+        std::fs::write(&journal, "garbage\n{}\n").unwrap();
+        assert!(read_journal(&journal).unwrap_err().contains(":1:"));
+        std::fs::write(&path, "{ nope").unwrap();
+        assert!(ResultsFile::load(&path)
+            .unwrap_err()
+            .contains("not a results file"));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}

@@ -1,0 +1,145 @@
+//! Engines given as git revisions of this repository (`rev:HEAD~1`, `rev:abc123`, `rev:WORKTREE`):
+//! each revision of `sable` is built once (git worktree + cargo build --release) into a cache
+//! under `target/sable-revs/`, keyed by commit hash, and reused.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Runs a command and returns its stdout, or an error with its stderr.
+fn run(cmd: &mut Command) -> Result<String, String> {
+    let out = cmd.output().map_err(|e| format!("{cmd:?}: {e}"))?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let tail: Vec<&str> = err.lines().rev().take(15).collect();
+        let tail: Vec<&str> = tail.into_iter().rev().collect();
+        return Err(format!(
+            "{cmd:?} failed ({}):\n{}",
+            out.status,
+            tail.join("\n")
+        ));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
+}
+
+fn git(repo: &Path) -> Command {
+    let mut c = Command::new("git");
+    c.arg("-C").arg(repo);
+    c
+}
+
+/// FNV-1a: a stable short fingerprint of the working tree's changes.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
+/// The cache key of a revision: the commit hash, plus a fingerprint of uncommitted changes for
+/// `WORKTREE`.
+pub fn revision_key(repo: &Path, rev: &str) -> Result<String, String> {
+    if rev == "WORKTREE" {
+        let head = run(git(repo).args(["rev-parse", "HEAD"]))?;
+        let diff =
+            run(git(repo).args(["diff", "HEAD", "--", "engine", "Cargo.toml", "Cargo.lock"]))?;
+        let untracked =
+            run(git(repo).args(["ls-files", "--others", "--exclude-standard", "engine"]))?;
+        if diff.is_empty() && untracked.is_empty() {
+            return Ok(head);
+        }
+        return Ok(format!(
+            "{head}-dirty-{:016x}",
+            fnv(format!("{diff}\0{untracked}").as_bytes())
+        ));
+    }
+    run(git(repo).args([
+        "rev-parse",
+        "--verify",
+        "--quiet",
+        &format!("{rev}^{{commit}}"),
+    ]))
+    .map_err(|_| format!("`{rev}` is not a commit of {}", repo.display()))
+}
+
+/// The repository root containing the current directory.
+pub fn repo_root() -> Result<PathBuf, String> {
+    run(Command::new("git").args(["rev-parse", "--show-toplevel"])).map(PathBuf::from)
+}
+
+/// The path of a built `sable` for `rev` (without the `rev:` prefix), building it if needed.
+/// `log` receives one line per step.
+pub fn build_revision(
+    repo: &Path,
+    rev: &str,
+    log: &mut dyn FnMut(&str),
+) -> Result<PathBuf, String> {
+    let key = revision_key(repo, rev)?;
+    let cache = repo.join("target").join("sable-revs");
+    let exe = cache.join(&key).join("sable");
+    if exe.exists() {
+        log(&format!("rev:{rev} = {key}: cached {}", exe.display()));
+        return Ok(exe);
+    }
+    let built = if rev == "WORKTREE" {
+        log(&format!(
+            "rev:{rev}: building the working tree (cargo build --release -p sable)"
+        ));
+        run(Command::new("cargo").current_dir(repo).args([
+            "build",
+            "--release",
+            "-p",
+            "sable",
+            "--bin",
+            "sable",
+        ]))?;
+        repo.join("target").join("release").join("sable")
+    } else {
+        let src = cache.join(format!("src-{key}"));
+        if src.exists() {
+            let _ = run(git(repo).args(["worktree", "remove", "--force"]).arg(&src));
+            let _ = std::fs::remove_dir_all(&src);
+        }
+        log(&format!(
+            "rev:{rev} = {key}: git worktree add + cargo build --release"
+        ));
+        run(git(repo)
+            .args(["worktree", "add", "--detach"])
+            .arg(&src)
+            .arg(&key))?;
+        let target_dir = cache.join("build");
+        let result = run(Command::new("cargo")
+            .current_dir(&src)
+            .args([
+                "build",
+                "--release",
+                "-p",
+                "sable",
+                "--bin",
+                "sable",
+                "--target-dir",
+            ])
+            .arg(&target_dir));
+        let _ = run(git(repo).args(["worktree", "remove", "--force"]).arg(&src));
+        result?;
+        target_dir.join("release").join("sable")
+    };
+    std::fs::create_dir_all(exe.parent().expect("has a parent")).map_err(|e| e.to_string())?;
+    std::fs::copy(&built, &exe).map_err(|e| format!("copying {}: {e}", built.display()))?;
+    log(&format!("rev:{rev}: built {}", exe.display()));
+    Ok(exe)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_commit_hashes_and_bad_revisions_are_errors() {
+        let Ok(repo) = repo_root() else { return }; // Not in a git checkout (e.g. a source tarball).
+        let head = revision_key(&repo, "HEAD").unwrap();
+        assert_eq!(head.len(), 40);
+        assert!(revision_key(&repo, "WORKTREE").unwrap().starts_with(&head));
+        assert!(revision_key(&repo, "no-such-branch-xyz")
+            .unwrap_err()
+            .contains("not a commit"));
+    }
+}

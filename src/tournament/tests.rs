@@ -1,0 +1,67 @@
+//! Matches between faulty engines through the library entry point.
+
+use super::*;
+use crate::game::{Limits, Opening};
+use crate::uci::tests::faulty;
+
+fn engine(flags: &[&str], name: &str) -> EngineConfig {
+    let mut spec = faulty(flags);
+    spec.name = Some(name.to_owned());
+    let limits = Limits {
+        tc: Some("5+0.05".parse().unwrap()),
+        margin_ms: 100,
+        ..Limits::default()
+    };
+    EngineConfig { spec, limits }
+}
+
+#[test]
+fn a_gauntlet_with_a_crashing_engine_completes_every_game() {
+    let engines = vec![
+        engine(&["--seed", "1"], "A"),
+        engine(&["--seed", "2"], "B"),
+        engine(&["--crash-after", "2"], "C"),
+    ];
+    let mut cfg = MatchConfig::new(engines, vec![Opening::default()]);
+    cfg.rounds = 3;
+    cfg.concurrency = 2;
+    let o = run_match(&cfg).unwrap();
+    assert_eq!((o.games, o.scheduled), (12, 12));
+    assert_eq!(o.pairings.len(), 2);
+    assert_eq!(
+        o.pairings[1].tracker.trinomial().wins,
+        6,
+        "A wins every game against the crasher"
+    );
+    assert_eq!(o.faults[2].crashes, 6);
+    assert_eq!(o.total_faults().total(), 6);
+    assert_eq!(o.pairings[0].tracker.pentanomial().pairs(), 3);
+}
+
+#[test]
+fn without_recover_a_crash_stops_the_match() {
+    let engines = vec![engine(&[], "A"), engine(&["--crash-after", "1"], "C")];
+    let mut cfg = MatchConfig::new(engines, vec![]);
+    cfg.rounds = 20;
+    cfg.recover = false;
+    let o = run_match(&cfg).unwrap();
+    assert!(o.aborted.as_deref().unwrap().contains("recover is off"));
+    // The game that a worker had already begun when the crash was reported may still finish.
+    assert!(o.games <= 2, "{} games", o.games);
+}
+
+#[test]
+fn bad_configs_are_errors() {
+    let cfg = MatchConfig::new(vec![engine(&[], "A")], vec![]);
+    assert!(run_match(&cfg)
+        .unwrap_err()
+        .to_string()
+        .contains("two engines"));
+    let mut e = engine(&[], "B");
+    e.limits = Limits::default();
+    let cfg = MatchConfig::new(vec![engine(&[], "A"), e], vec![]);
+    assert!(run_match(&cfg)
+        .unwrap_err()
+        .to_string()
+        .contains("no time control"));
+}

@@ -1,0 +1,294 @@
+//! One running engine process and the UCI conversation with it.
+
+use super::info::{BestMove, Info};
+use super::reader::{self, Event};
+use super::spec::{EngineSpec, GoParams};
+use super::UciError;
+use std::io::Write;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// A started engine that has completed the `uci`/`uciok` handshake and answered `isready`.
+/// Dropping it kills the process; [`Engine::quit`] asks it to leave first.
+pub struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    rx: Receiver<Event>,
+    name: String,
+    id_name: Option<String>,
+    id_author: Option<String>,
+    options: Vec<String>,
+    dropped: Arc<AtomicU64>,
+    exited: Option<String>,
+}
+
+/// What a finished search returned: the move and the last known state of the search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The `bestmove` line, parsed.
+    pub best: BestMove,
+    /// All `info` lines of the search merged (latest depth, score, nodes, PV of the best line).
+    pub info: Info,
+    /// Wall time from sending `go` to receiving `bestmove`.
+    pub elapsed: Duration,
+}
+
+impl Engine {
+    /// Starts the engine and runs the handshake: `uci` → `id`/`option` lines → `uciok`, then the
+    /// spec's options with `setoption`, then `isready` → `readyok`. Each wait is bounded by
+    /// `startup_timeout`.
+    pub fn start(spec: &EngineSpec, startup_timeout: Duration) -> Result<Engine, UciError> {
+        let mut cmd = Command::new(resolve(&spec.cmd));
+        cmd.args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        if let Some(dir) = &spec.dir {
+            cmd.current_dir(dir);
+        }
+        let mut child = cmd.spawn().map_err(|e| UciError::Spawn {
+            path: spec.cmd.clone(),
+            cause: e.to_string(),
+        })?;
+        let stdin = child.stdin.take().expect("stdin is piped");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let dropped = Arc::new(AtomicU64::new(0));
+        let rx = reader::spawn(stdout, dropped.clone());
+        let mut engine = Engine {
+            child,
+            stdin,
+            rx,
+            name: spec.display_name(),
+            id_name: None,
+            id_author: None,
+            options: Vec::new(),
+            dropped,
+            exited: None,
+        };
+        engine.handshake(startup_timeout)?;
+        if spec.name.is_none() {
+            if let Some(id) = &engine.id_name {
+                engine.name = id.clone();
+            }
+        }
+        for (name, value) in &spec.options {
+            engine.send(&format!("setoption name {name} value {value}"))?;
+        }
+        engine.is_ready(startup_timeout)?;
+        Ok(engine)
+    }
+
+    fn handshake(&mut self, timeout: Duration) -> Result<(), UciError> {
+        self.send("uci")?;
+        let deadline = Instant::now() + timeout;
+        loop {
+            let line = self.next_line(deadline, "uciok")?;
+            if line == "uciok" {
+                return Ok(());
+            } else if let Some(rest) = line.strip_prefix("id name ") {
+                self.id_name = Some(rest.trim().to_owned());
+            } else if let Some(rest) = line.strip_prefix("id author ") {
+                self.id_author = Some(rest.trim().to_owned());
+            } else if let Some(rest) = line.strip_prefix("option name ") {
+                let name = rest.split(" type ").next().unwrap_or(rest).trim();
+                self.options.push(name.to_owned());
+            }
+        }
+    }
+
+    /// The display name: the spec's `name`, else the engine's `id name`, else the file name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The engine's own `id name`, if it sent one.
+    pub fn id_name(&self) -> Option<&str> {
+        self.id_name.as_deref()
+    }
+
+    /// The engine's `id author`, if it sent one.
+    pub fn id_author(&self) -> Option<&str> {
+        self.id_author.as_deref()
+    }
+
+    /// Names of the options the engine declared during the handshake.
+    pub fn declared_options(&self) -> &[String] {
+        &self.options
+    }
+
+    /// How many `info` lines were thrown away because the engine wrote faster than it was read.
+    pub fn dropped_info_lines(&self) -> u64 {
+        self.dropped.load(Ordering::Relaxed)
+    }
+
+    /// Sends one raw command line.
+    pub fn send(&mut self, line: &str) -> Result<(), UciError> {
+        let written = self
+            .stdin
+            .write_all(line.as_bytes())
+            .and_then(|_| self.stdin.write_all(b"\n"));
+        match written.and_then(|_| self.stdin.flush()) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(UciError::Crashed(
+                self.exit_status()
+                    .unwrap_or_else(|| format!("stdin closed: {e}")),
+            )),
+        }
+    }
+
+    /// `ucinewgame`; follow it with [`Engine::is_ready`] before the first search, as UCI asks.
+    pub fn new_game(&mut self) -> Result<(), UciError> {
+        self.send("ucinewgame")
+    }
+
+    /// `position startpos|fen <fen> [moves ...]`; `fen == None` means the standard start position.
+    pub fn set_position<S: AsRef<str>>(
+        &mut self,
+        fen: Option<&str>,
+        moves: &[S],
+    ) -> Result<(), UciError> {
+        let mut cmd = match fen {
+            None => String::from("position startpos"),
+            Some(f) => format!("position fen {f}"),
+        };
+        if !moves.is_empty() {
+            cmd.push_str(" moves");
+            for m in moves {
+                cmd.push(' ');
+                cmd.push_str(m.as_ref());
+            }
+        }
+        self.send(&cmd)
+    }
+
+    /// `isready`, waiting up to `timeout` for `readyok` (other lines are skipped).
+    pub fn is_ready(&mut self, timeout: Duration) -> Result<(), UciError> {
+        self.send("isready")?;
+        let deadline = Instant::now() + timeout;
+        while self.next_line(deadline, "readyok")? != "readyok" {}
+        Ok(())
+    }
+
+    /// Starts a search and waits up to `timeout` for `bestmove`, calling `on_info` with each
+    /// well-formed `info` line. On timeout the search is left running: call [`Engine::stop`] or
+    /// restart the engine.
+    pub fn go(
+        &mut self,
+        params: &GoParams,
+        timeout: Duration,
+        mut on_info: impl FnMut(&Info),
+    ) -> Result<SearchResult, UciError> {
+        let start = Instant::now();
+        self.send(&params.to_command())?;
+        self.wait_bestmove(start, start + timeout, &mut on_info)
+    }
+
+    /// `stop`, then waits up to `timeout` for the `bestmove` that ends the search.
+    pub fn stop(&mut self, timeout: Duration) -> Result<SearchResult, UciError> {
+        let start = Instant::now();
+        self.send("stop")?;
+        self.wait_bestmove(start, start + timeout, &mut |_| {})
+    }
+
+    fn wait_bestmove(
+        &mut self,
+        start: Instant,
+        deadline: Instant,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> Result<SearchResult, UciError> {
+        let mut info = Info::default();
+        loop {
+            let line = self.next_line(deadline, "bestmove")?;
+            if line.starts_with("info") {
+                if let Ok(i) = Info::parse(&line) {
+                    info.merge(&i);
+                    on_info(&i);
+                }
+            } else if line.starts_with("bestmove") {
+                let best = BestMove::parse(&line).map_err(|_| UciError::Protocol(line.clone()))?;
+                return Ok(SearchResult {
+                    best,
+                    info,
+                    elapsed: start.elapsed(),
+                });
+            }
+            // Anything else (debug chatter, garbage) is ignored, as other GUIs do.
+        }
+    }
+
+    /// The next line before `deadline`; `what` names the awaited reply for the timeout error.
+    fn next_line(&mut self, deadline: Instant, what: &str) -> Result<String, UciError> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.rx.recv_timeout(wait) {
+            Ok(Event::Line(l)) => Ok(l),
+            Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
+                let status = self.wait_exit(Duration::from_millis(500));
+                Err(UciError::Crashed(
+                    status.unwrap_or_else(|| "closed its output".to_owned()),
+                ))
+            }
+            Err(RecvTimeoutError::Timeout) => Err(UciError::Timeout(what.to_owned())),
+        }
+    }
+
+    /// The exit status if the process has ended.
+    fn exit_status(&mut self) -> Option<String> {
+        if self.exited.is_none() {
+            if let Ok(Some(st)) = self.child.try_wait() {
+                self.exited = Some(st.to_string());
+            }
+        }
+        self.exited.clone()
+    }
+
+    fn wait_exit(&mut self, grace: Duration) -> Option<String> {
+        let until = Instant::now() + grace;
+        loop {
+            if let Some(s) = self.exit_status() {
+                return Some(s);
+            }
+            if Instant::now() >= until {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// Whether the process is still running.
+    pub fn is_alive(&mut self) -> bool {
+        self.exit_status().is_none()
+    }
+
+    /// Sends `quit` and waits up to `grace` for the process to leave, then kills it.
+    pub fn quit(mut self, grace: Duration) {
+        let _ = self.send("quit");
+        if self.wait_exit(grace).is_none() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        if self.exit_status().is_none() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// A command with a path separator that exists relative to the current directory is made
+/// absolute, so that `dir=` (the engine's working directory) does not change what is run.
+fn resolve(cmd: &str) -> std::path::PathBuf {
+    let p = std::path::Path::new(cmd);
+    if cmd.contains('/') && p.is_relative() && p.exists() {
+        if let Ok(abs) = std::fs::canonicalize(p) {
+            return abs;
+        }
+    }
+    p.to_path_buf()
+}

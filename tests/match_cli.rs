@@ -1,0 +1,227 @@
+//! `harness match` / `harness sprt` end to end with the faulty engine: PGN that pgn-reader reads
+//! back, JSON results, resume after a kill, SPRT exit codes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const HARNESS: &str = env!("CARGO_BIN_EXE_harness");
+const FAULTY: &str = env!("CARGO_BIN_EXE_faulty-engine");
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("sable-match-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn words(s: &str) -> Vec<String> {
+    s.split_whitespace().map(str::to_owned).collect()
+}
+
+fn harness(args: &[String]) -> std::process::Output {
+    Command::new(HARNESS).args(args).output().unwrap()
+}
+
+fn journal(results: &Path) -> Vec<serde_json::Value> {
+    let text =
+        std::fs::read_to_string(format!("{}.games.jsonl", results.display())).unwrap_or_default();
+    text.lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
+
+/// Counts games and results in a PGN file with pgn-reader, as an independent check.
+struct Count;
+impl pgn_reader::Visitor for Count {
+    type Tags = ();
+    type Movetext = (usize, Option<String>);
+    type Output = (usize, Option<String>);
+    fn begin_tags(&mut self) -> std::ops::ControlFlow<Self::Output, ()> {
+        std::ops::ControlFlow::Continue(())
+    }
+    fn begin_movetext(&mut self, _: ()) -> std::ops::ControlFlow<Self::Output, Self::Movetext> {
+        std::ops::ControlFlow::Continue((0, None))
+    }
+    fn san(
+        &mut self,
+        m: &mut Self::Movetext,
+        _: pgn_reader::SanPlus,
+    ) -> std::ops::ControlFlow<Self::Output> {
+        m.0 += 1;
+        std::ops::ControlFlow::Continue(())
+    }
+    fn outcome(
+        &mut self,
+        m: &mut Self::Movetext,
+        o: pgn_reader::Outcome,
+    ) -> std::ops::ControlFlow<Self::Output> {
+        m.1 = Some(o.to_string());
+        std::ops::ControlFlow::Continue(())
+    }
+    fn end_game(&mut self, m: Self::Movetext) -> Self::Output {
+        m
+    }
+}
+
+#[test]
+fn match_writes_pgn_that_reads_back_and_json_results() {
+    let dir = temp_dir("pgn");
+    let (pgn, results, book) = (
+        dir.join("games.pgn"),
+        dir.join("r.json"),
+        dir.join("book.epd"),
+    );
+    std::fs::write(&book, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\nrnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq -\n").unwrap();
+    let mut args = words(&format!(
+        "match --engine cmd={FAULTY} name=A --engine cmd={FAULTY} name=B args=--illegal-after=2 --each tc=5+0.05 \
+         --rounds 3 --concurrency 2 --quiet --seed 3 --pgnout {} --results {} --openings file={} order=random",
+        pgn.display(), results.display(), book.display()
+    ));
+    // args= takes the faulty engine's own flags, space separated: pass them as one word.
+    let i = args
+        .iter()
+        .position(|a| a == "args=--illegal-after=2")
+        .unwrap();
+    args[i] = "args=--illegal-after 2".into();
+    let out = harness(&args);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("Games: 6, Wins: 6, Losses: 0, Draws: 0"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Ptnml(0-2): [0, 0, 0, 0, 3]"), "{stdout}");
+    assert!(
+        stdout.contains("B: 0 crashes, 0 time losses, 6 illegal moves"),
+        "{stdout}"
+    );
+
+    let mut reader = pgn_reader::Reader::new(std::fs::File::open(&pgn).unwrap());
+    let games: Vec<_> = reader
+        .read_games(&mut Count)
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(games.len(), 6);
+    for (_, result) in &games {
+        assert!(matches!(result.as_deref(), Some("1-0") | Some("0-1")));
+    }
+    let journal_plies: u64 = journal(&results)
+        .iter()
+        .map(|g| g["plies"].as_u64().unwrap())
+        .sum();
+    assert_eq!(games.iter().map(|g| g.0 as u64).sum::<u64>(), journal_plies);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        text.matches("[Termination \"rules infraction\"]").count(),
+        6
+    );
+    assert_eq!(text.matches("[TimeControl \"5+0.05\"]").count(), 6);
+    assert!(text.contains("{B makes an illegal move}") || text.contains("makes an illegal move}"));
+
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    assert_eq!(summary["finished"], 6);
+    assert_eq!(summary["pairings"][0]["wld"], serde_json::json!([6, 0, 0]));
+    assert_eq!(journal(&results).len(), 6);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_killed_match_resumes_without_losing_or_repeating_games() {
+    let dir = temp_dir("resume");
+    let results = dir.join("r.json");
+    let args = words(&format!(
+        "match --engine cmd={FAULTY} name=A args=--move-ms --engine cmd={FAULTY} name=B --each tc=10+0.1 \
+         --rounds 12 --concurrency 2 --quiet --results {}",
+        results.display()
+    ));
+    let mut args = args;
+    let i = args.iter().position(|a| a == "args=--move-ms").unwrap();
+    args[i] = "args=--move-ms 1".into();
+    let mut child = Command::new(HARNESS)
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while journal(&results).len() < 5 {
+        assert!(start.elapsed() < Duration::from_secs(60), "no progress");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "finished before it could be killed"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = journal(&results).len();
+    assert!(before < 24, "killed early");
+
+    let out = harness(&words(&format!(
+        "match --resume {} --quiet",
+        results.display()
+    )));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("Finished 24 of 24 games"), "{stdout}");
+    let games = journal(&results);
+    assert_eq!(games.len(), 24);
+    let mut ids: Vec<u64> = games.iter().map(|g| g["id"].as_u64().unwrap()).collect();
+    ids.sort();
+    assert_eq!(ids, (0..24).collect::<Vec<_>>(), "every game exactly once");
+    for pair in 0..12u64 {
+        assert_eq!(
+            games.iter().filter(|g| g["pair"] == pair).count(),
+            2,
+            "pair {pair}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn sprt_stops_with_h0_and_draws_the_chart() {
+    // "weak" sends an illegal move with probability 1 % per move: it loses most games and draws
+    // the rest, so the SPRT must find it worse (H0) within a few hundred games.
+    let dir = temp_dir("sprt");
+    let (results, plot) = (dir.join("s.json"), dir.join("s.svg"));
+    let mut args = words(&format!(
+        "sprt --engine cmd={FAULTY} name=weak ARGS --engine cmd={FAULTY} name=strong --each tc=5+0.05 \
+         --concurrency 2 --quiet --recover --elo0 0 --elo1 10 --model logistic --results {} --plot {}",
+        results.display(),
+        plot.display()
+    ));
+    let i = args.iter().position(|a| a == "ARGS").unwrap();
+    args[i] = "args=--illegal-rate 10".into();
+    let out = harness(&args);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "H0 accepted: {stdout}");
+    assert!(stdout.contains("SPRT: H0 accepted"), "{stdout}");
+    assert!(std::fs::read_to_string(&plot).unwrap().starts_with("<svg"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_command_lines_fail_with_clear_errors() {
+    let out = harness(&words(
+        "match --engine cmd=/no/such/engine --engine cmd=/no/such/engine --each tc=1",
+    ));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("does not exist"));
+    let out = harness(&words(&format!(
+        "match --engine cmd={FAULTY} --engine cmd={FAULTY} --each tc=fast"
+    )));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("malformed time control"));
+    let out = harness(&words(&format!("match --engine cmd={FAULTY} --engine cmd={FAULTY} --each tc=1 --openings file=/no/book.epd")));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/no/book.epd"));
+}
