@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Tune from --init material and from the current defaults on DATA; prints final training and
 # validation losses, writes data/tuned.json (from the defaults), the loss curves and the Rust source.
-#   scripts/tune-proof.sh [DATA=data/selfplay.csv] [EPOCHS=300]
+#   scripts/tune-proof.sh [DATA=target/selfplay.csv] [EPOCHS=1000]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DATA=${1:-data/selfplay.csv}
-EPOCHS=${2:-300}
+DATA=${1:-target/selfplay.csv}
+EPOCHS=${2:-1000}
 mkdir -p target/tune
 cargo build --release --quiet
 echo "=== from material values"

@@ -44,6 +44,10 @@ enum Command {
     Extract(cmd::extract::Args),
     /// The regression gate: perft, bench signature, tactical baselines, sanity match.
     Check(cmd::check::Args),
+    /// Run the sable engine (UCI on stdin/stdout), the same library the `sable` binary wraps;
+    /// `harness check` plays it without needing a separate build of the binary.
+    #[command(hide = true)]
+    Engine,
 }
 
 fn main() {
@@ -60,6 +64,10 @@ fn main() {
         Command::Datagen(a) => cmd::datagen::run(a),
         Command::Extract(a) => cmd::extract::run(a),
         Command::Check(a) => cmd::check::run(a),
+        Command::Engine => {
+            sable::uci::Uci::new().run();
+            Ok(0)
+        }
     };
     let code = match result {
         Ok(code) => code,

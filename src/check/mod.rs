@@ -2,7 +2,7 @@
 //! tactical baselines, sanity match), each on the suites embedded in the binary, and prints one
 //! table of pass/fail with figures. Each step is a function returning a [`StepOutcome`].
 
-#[allow(dead_code)] // wired into the bench step once `sable::bench` lands
+pub mod sanity_match;
 pub mod signature;
 pub mod steps;
 

@@ -1,11 +1,79 @@
-//! The bodies of the check steps. Each uses the suites embedded in the binary.
+//! The bodies of the check steps. Each uses the suites embedded in the binary, so the gate runs
+//! the same from any directory.
 
+use super::signature;
 use super::{run_step, Profile, StepOutcome, Verdict};
+use crate::suites::perft::{default_suite, DEFAULT_MAX_DEPTH};
+use std::path::Path;
 
 /// Runs the named step under the profile.
 pub fn run(step: &str, profile: Profile) -> StepOutcome {
-    let _ = profile;
-    run_step(step, || -> anyhow::Result<Verdict> {
-        anyhow::bail!("step {step} is not wired yet")
+    match step {
+        "perft" => run_step(step, || perft(profile)),
+        "bench" => run_step(step, bench),
+        "match" => run_step(step, || super::sanity_match::run(profile)),
+        other => run_step(other, || anyhow::bail!("unknown step {other}")),
+    }
+}
+
+/// The built-in perft suite to a depth set by the profile.
+fn perft(profile: Profile) -> anyhow::Result<Verdict> {
+    let max_depth = match profile {
+        Profile::Quick => 4,
+        Profile::Standard => DEFAULT_MAX_DEPTH,
+        Profile::Full => DEFAULT_MAX_DEPTH,
+    };
+    let cases = default_suite()?;
+    let report = crate::cmd::perft::run_with_progress("check", &cases, max_depth);
+    let details = report
+        .failures()
+        .filter_map(|c| {
+            let r = c.first_failure()?;
+            Some(format!(
+                "line {}: {} D{} expected {}, got {}",
+                c.line, c.fen, r.depth, r.expected, r.got
+            ))
+        })
+        .collect::<Vec<_>>();
+    let summary = format!(
+        "{}/{} positions to depth {max_depth}, {} nodes, {:.0} Mnps",
+        report.cases.len() - details.len(),
+        report.cases.len(),
+        report.total_nodes,
+        report.nps() / 1e6
+    );
+    Ok(Verdict {
+        passed: report.passed(),
+        summary,
+        details,
+    })
+}
+
+/// `sable bench` in process: the node count must equal the expected signature.
+fn bench() -> anyhow::Result<Verdict> {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let expected = signature::expected(repo)
+        .ok_or_else(|| anyhow::anyhow!("no bench signature: suites/bench.txt has no number"))?;
+    let result = sable::bench::run(sable::bench::DEFAULT_DEPTH, |_, _, _| {});
+    let passed = result.nodes == expected.nodes;
+    let summary = format!(
+        "{} nodes, {} nps (expected {} from {})",
+        result.nodes,
+        result.nps(),
+        expected.nodes,
+        expected.source
+    );
+    let details = if passed {
+        Vec::new()
+    } else {
+        vec![
+            "the search signature changed: if that is intended, record the new count in".into(),
+            "suites/bench.txt and put `Bench: N` in the commit message".into(),
+        ]
+    };
+    Ok(Verdict {
+        passed,
+        summary,
+        details,
     })
 }

@@ -22,13 +22,13 @@ pub struct Args {
     /// suites/perft.epd.
     pub files: Vec<PathBuf>,
     /// Skip depths above this one (default 6; the built-in suite is sized for it).
-    #[arg(long, default_value_t = DEFAULT_MAX_DEPTH)]
+    #[arg(long, default_value_t = DEFAULT_MAX_DEPTH, value_parser = clap::value_parser!(u32).range(1..=20))]
     pub max_depth: u32,
     /// Check a single position instead of a suite (against shakmaty; with --depth).
     #[arg(long, conflicts_with_all = ["files", "random"])]
     pub fen: Option<String>,
     /// Depth for --fen (default 5).
-    #[arg(long, default_value_t = 5, requires = "fen")]
+    #[arg(long, default_value_t = 5, requires = "fen", value_parser = clap::value_parser!(u32).range(1..=20))]
     pub depth: u32,
     /// Cross-check N random positions (playouts from the suite positions) against shakmaty at
     /// depths 1 to 3 instead of checking the suite's counts.
@@ -132,8 +132,14 @@ fn print_report(name: &str, report: &SuiteReport, failures_only: bool) {
         }
     }
     let failed = report.failures().count();
+    let unchecked = report.cases.iter().filter(|c| c.results.is_empty()).count();
+    let note = if unchecked > 0 {
+        format!(" ({unchecked} had no count at or below --max-depth)")
+    } else {
+        String::new()
+    };
     println!(
-        "{name}: {} positions, {} passed, {} failed; {} nodes in {:.2}s ({:.1} Mnps)",
+        "{name}: {} positions, {} passed{note}, {} failed; {} nodes in {:.2}s ({:.1} Mnps)",
         report.cases.len(),
         report.cases.len() - failed,
         failed,

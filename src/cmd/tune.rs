@@ -53,10 +53,12 @@ pub struct Args {
     /// Groups of terms that keep their starting values, comma separated (e.g. `material,pst`).
     #[arg(long, value_delimiter = ',')]
     pub freeze: Vec<String>,
-    /// Fraction of the positions held out for the validation loss.
+    /// Fraction of the positions held out for the validation loss: the LAST positions in file
+    /// order, so that with datagen/extract output (a game's positions are consecutive) whole
+    /// games are held out and the validation loss is not flattered by positions of the same game.
     #[arg(long, default_value_t = 0.1)]
     pub valid: f64,
-    /// Seed of the shuffle that chooses the validation positions.
+    /// Seed of the shuffle of the training positions (matters for mini-batches).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Worker threads (0 = one per core).
@@ -83,6 +85,10 @@ pub struct Args {
     /// Loss-curve picture (SVG); its data goes to a CSV with the same stem.
     #[arg(long)]
     pub curve: Option<PathBuf>,
+    /// Write the final weights even when an earlier epoch had a lower validation loss (by default
+    /// the weights of the best validation epoch are written: early stopping).
+    #[arg(long)]
+    pub last: bool,
     /// Speed benchmark: replicate the loaded positions up to N training positions.
     #[arg(long, default_value_t = 0)]
     pub replicate: usize,
@@ -104,8 +110,8 @@ impl Progress for Bar {
     }
 }
 
-/// Loads, shuffles and traces every dataset file.
-fn load(args: &Args) -> anyhow::Result<Store> {
+/// Loads every dataset file, holds out the validation tail, shuffles the rest, traces both.
+fn load(args: &Args) -> anyhow::Result<(Store, Store)> {
     let mut records = Vec::new();
     for path in &args.data {
         let l = dataset::read_file(path, args.skip_bad)?;
@@ -118,21 +124,32 @@ fn load(args: &Args) -> anyhow::Result<Store> {
         records.extend(l.records);
     }
     anyhow::ensure!(!records.is_empty(), "no positions to tune on");
+    let n_valid = (records.len() as f64 * args.valid).round() as usize;
+    let valid_records = records.split_off(records.len() - n_valid);
     Rng::new(args.seed).shuffle(&mut records);
     let t = Instant::now();
-    let built = coefs::build(&records, args.qsearch);
-    for e in &built.examples {
-        eprintln!("rejected: {e}");
-    }
+    let train = trace_all(&records, args.qsearch);
+    let valid = trace_all(&valid_records, args.qsearch);
     eprintln!(
-        "traced {} positions in {:.1}s ({} rejected), {} terms, {:.0} bytes/position",
-        built.store.len(),
+        "traced {} positions in {:.1}s, {} terms, {:.0} bytes/position",
+        train.len() + valid.len(),
         t.elapsed().as_secs_f64(),
-        built.rejected,
-        built.store.idx.len(),
-        built.store.bytes() as f64 / built.store.len().max(1) as f64
+        train.terms.len() + valid.terms.len(),
+        (train.bytes() + valid.bytes()) as f64 / (train.len() + valid.len()).max(1) as f64
     );
-    Ok(built.store)
+    Ok((train, valid))
+}
+
+/// Traces records, reporting the ones the engine rejects.
+fn trace_all(records: &[dataset::Record], qsearch: bool) -> Store {
+    let built = coefs::build(records, qsearch);
+    if built.rejected > 0 {
+        eprintln!("{} positions rejected, e.g.:", built.rejected);
+        for e in &built.examples {
+            eprintln!("  {e}");
+        }
+    }
+    built.store
 }
 
 fn skipped_note(n: usize) -> String {
@@ -170,7 +187,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         "--valid must be in [0, 1)"
     );
     let threads = rayon::current_num_threads();
-    let mut train = load(&args)?;
+    let (mut train, valid) = load(&args)?;
     if args.replicate > train.len() {
         let base = train.clone();
         while train.len() < args.replicate {
@@ -183,15 +200,13 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             train.bytes() as f64 / 1e6
         );
     }
-    let n_valid = (train.len() as f64 * args.valid).round() as usize;
-    let valid = train.split_off(train.len() - n_valid);
     let n = Params::len();
     anyhow::ensure!(
         train
-            .idx
+            .terms
             .iter()
-            .chain(&valid.idx)
-            .all(|&i| (i as usize) < n),
+            .chain(&valid.terms)
+            .all(|t| (t.idx as usize) < n),
         "the trace uses a parameter index beyond Params::len() = {n}"
     );
     let init = match args.init {
@@ -301,8 +316,18 @@ fn finish(
         cpu,
         threads,
     } = tm;
-    let w = model::to_dense(&done.weights).map_err(anyhow::Error::msg)?;
-    let params = output::to_params(&done.weights);
+    let chosen = match (&done.best, args.last) {
+        (Some(b), false) => {
+            println!(
+                "best epoch       {} (validation loss {:.6}); its weights are written",
+                b.epoch, b.valid
+            );
+            &b.weights
+        }
+        _ => &done.weights,
+    };
+    let w = model::to_dense(chosen).map_err(anyhow::Error::msg)?;
+    let params = output::to_params(chosen);
     params
         .save(&args.out)
         .with_context(|| format!("writing {}", args.out.display()))?;
@@ -349,4 +374,23 @@ fn finish(
     );
     println!("weights          {}", args.out.display());
     Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn freeze_groups_are_checked_and_masked() {
+        let m = frozen_mask(&["material".to_string()]).unwrap();
+        assert_eq!(m.iter().filter(|&&f| f).count(), 5);
+        assert!(m[0] && !m[Params::len() - 1]);
+        let e = frozen_mask(&["nonsense".to_string()])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("unknown group `nonsense`") && e.contains("pst"),
+            "{e}"
+        );
+    }
 }

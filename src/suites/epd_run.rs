@@ -1,6 +1,7 @@
 //! Running EPD suites against a UCI engine: a pool of engine processes, one position at a time
 //! each, with crash and hang recovery that costs only the position at hand.
 
+use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -154,11 +155,21 @@ pub fn run_epd(config: &EpdConfig) -> anyhow::Result<EpdReport> {
         }
         drop(tx);
         let mut solved = 0;
-        for (i, result) in rx {
+        // Without a terminal (CI logs) the bar is hidden: print a line every tenth instead.
+        let log_every = (config.progress && !std::io::stderr().is_terminal())
+            .then_some((jobs.len() / 10).max(1));
+        for (done, (i, result)) in rx.into_iter().enumerate() {
             solved += usize::from(result.verdict.solved);
             bar.set_message(format!("solved {solved}"));
             bar.inc(1);
             slots[i] = Some(result);
+            if log_every.is_some_and(|k| (done + 1) % k == 0) {
+                eprintln!(
+                    "epd: {}/{} positions, {solved} solved",
+                    done + 1,
+                    jobs.len()
+                );
+            }
         }
     });
     bar.finish_and_clear();

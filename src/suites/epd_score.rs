@@ -47,21 +47,19 @@ pub struct Verdict {
     pub score: Option<EngineScore>,
 }
 
-/// Whether `mv` (with the engine's score `score`) answers the position correctly: it is one of
-/// the `bm` moves (when given), none of the `am` moves, reaches mate within `dm` moves (when
-/// given), and for STS-only positions earns the full points.
+/// Whether `mv` (with the engine's score `score`) answers the position correctly: none of the
+/// `am` moves, and then with `dm` a reported mate within N (by any move), else one of the `bm`
+/// moves (when given), and for STS-only positions the move earning full points.
 pub fn is_correct(pos: &EpdPosition, mv: &Move, score: Option<EngineScore>) -> bool {
-    if !pos.bm.is_empty() && !pos.bm.contains(mv) {
-        return false;
-    }
     if pos.am.contains(mv) {
         return false;
     }
     if let Some(n) = pos.dm {
-        match score {
-            Some(EngineScore::Mate(m)) if m > 0 && m as u32 <= n => {}
-            _ => return false,
-        }
+        // Any mate within N solves a `dm` position, also one by another move than `bm`.
+        return matches!(score, Some(EngineScore::Mate(m)) if m > 0 && m as u32 <= n);
+    }
+    if !pos.bm.is_empty() && !pos.bm.contains(mv) {
+        return false;
     }
     if pos.bm.is_empty() && pos.am.is_empty() && pos.dm.is_none() {
         return pos.points_for(mv) == pos.max_points() && pos.max_points().is_some();
@@ -199,6 +197,11 @@ mod tests {
         assert!(!is_correct(&p, &ra8, Some(EngineScore::Cp(900))));
         let p2 = position(&format!("{ROOKS} dm 3;"));
         assert!(is_correct(&p2, &ra8, Some(EngineScore::Mate(1))));
+        // With bm and dm, another move that mates in time also solves it.
+        let p3 = position(&format!("{ROOKS} bm Ra8#; dm 3;"));
+        let slow = mv(&p3, "Kf1");
+        assert!(is_correct(&p3, &slow, Some(EngineScore::Mate(3))));
+        assert!(!is_correct(&p3, &slow, Some(EngineScore::Cp(800))));
         let trace = SearchTrace {
             samples: vec![
                 sample(&p, 1, 1, "Ra8#", EngineScore::Cp(500)),

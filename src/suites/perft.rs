@@ -306,4 +306,45 @@ mod tests {
         let report = run_suite(&cases, 3, &|_| {});
         assert!(report.passed());
     }
+
+    /// The shared reference data: `../shared/data` beside the repository, or `$SABLE_SHARED_DATA`.
+    fn shared_data() -> std::path::PathBuf {
+        std::env::var_os("SABLE_SHARED_DATA")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| {
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
+            })
+    }
+
+    #[test]
+    #[ignore = "reads ../shared/data/perft (reference suites by other programs); about 30 s on 2 cores"]
+    fn reference_suites_pass() {
+        let dir = shared_data().join("perft");
+        let suites = [
+            ("perftsuite.epd", 4),
+            ("standard.epd", 4),
+            ("perft-tools_perft.epd", 5),
+            ("cpw_perft_positions.epd", 5),
+            ("whittington/perft.epd", 5),
+            ("whittington/perft-marcel.epd", 3),
+            ("whittington/ferdy_perft_double_checks.epd", 4),
+            (
+                "whittington/ferdy_single_check/ferdy_perft_single_check_1.epd",
+                4,
+            ),
+        ];
+        for (file, depth) in suites {
+            let path = dir.join(file);
+            let bytes = std::fs::read(&path)
+                .unwrap_or_else(|e| panic!("{}: {e} (set SABLE_SHARED_DATA)", path.display()));
+            let cases = parse_suite(&String::from_utf8_lossy(&bytes), file).unwrap();
+            assert!(!cases.is_empty(), "{file}");
+            let report = run_suite(&cases, depth, &|_| {});
+            let failures: Vec<String> = report
+                .failures()
+                .map(|c| format!("{file}:{} {} {:?}", c.line, c.fen, c.first_failure()))
+                .collect();
+            assert!(failures.is_empty(), "{}", failures.join("\n"));
+        }
+    }
 }

@@ -19,6 +19,14 @@ pub fn of_board(board: &Board) -> Coefs {
     }
 }
 
+/// Plays the engine's quiescence PV from `board`, leaving the quiet leaf the static eval of the
+/// root stands for.
+pub fn resolve(searcher: &mut sable::search::Searcher, board: &mut Board) {
+    for mv in searcher.quiescence_pv(board) {
+        board.make(mv);
+    }
+}
+
 /// What became of the records when building the store.
 #[derive(Clone, Debug, Default)]
 pub struct Built {
@@ -35,11 +43,16 @@ pub struct Built {
 pub fn build(records: &[Record], qsearch: bool) -> Built {
     let coefs: Vec<Result<Coefs, String>> = records
         .par_iter()
-        .map(|r| {
-            let b = Board::from_fen(&r.fen).map_err(|e| format!("{}: {e}", r.fen))?;
-            let _ = qsearch; // resolution arrives with the search branch
-            Ok(of_board(&b))
-        })
+        .map_init(
+            || qsearch.then(|| sable::search::Searcher::new(1)),
+            |searcher, r| {
+                let mut b = Board::from_fen(&r.fen).map_err(|e| format!("{}: {e}", r.fen))?;
+                if let Some(s) = searcher {
+                    resolve(s, &mut b);
+                }
+                Ok(of_board(&b))
+            },
+        )
         .collect();
     let mut built = Built::default();
     for (r, c) in records.iter().zip(coefs) {
@@ -203,6 +216,73 @@ pub(crate) mod tests {
                 "{}: {got:?} vs {v}",
                 Params::name(i)
             );
+        }
+    }
+}
+
+#[cfg(test)]
+mod qsearch_tests {
+    use super::*;
+
+    #[test]
+    fn resolution_plays_the_winning_capture_and_keeps_quiet_positions() {
+        // the queen on e3 attacks an undefended rook on a7: the quiet leaf has no black rook
+        let hanging = "3k4/r7/8/8/8/4Q3/8/4K3 w - - 0 1";
+        let quiet = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let recs: Vec<Record> = [hanging, quiet]
+            .iter()
+            .map(|f| Record {
+                fen: f.to_string(),
+                result: 1.0,
+                score: None,
+            })
+            .collect();
+        let plain = build(&recs, false);
+        let resolved = build(&recs, true);
+        assert_eq!(
+            (plain.rejected, resolved.rejected),
+            (0, 0),
+            "{:?} {:?}",
+            plain.examples,
+            resolved.examples
+        );
+        assert_eq!(resolved.store.coefs(1), plain.store.coefs(1));
+        let mut s = sable::search::Searcher::new(1);
+        let mut b = Board::from_fen(hanging).unwrap();
+        resolve(&mut s, &mut b);
+        assert!(b.to_fen().starts_with("3k4/Q7/"), "{}", b.to_fen());
+        assert_eq!(resolved.store.coefs(0), of_board(&b));
+        assert_ne!(resolved.store.coefs(0), plain.store.coefs(0));
+    }
+}
+
+#[cfg(test)]
+mod sample_tests {
+    use super::*;
+    use sable::eval::{evaluate, Params};
+    use std::path::Path;
+
+    #[test]
+    fn every_sample_position_evaluates_to_its_trace_exactly() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample.csv");
+        let recs = crate::tune::dataset::read_file(&path, false)
+            .unwrap()
+            .records;
+        assert!(recs.len() >= 5000);
+        let built = build(&recs, false);
+        assert_eq!(built.rejected, 0, "{:?}", built.examples);
+        let p = Params::default();
+        let w = p.weights();
+        for (i, r) in recs.iter().enumerate() {
+            let b = Board::from_fen(&r.fen).unwrap();
+            let t = eval::trace(&b);
+            let stm = if r.fen.split(' ').nth(1) == Some("w") {
+                1
+            } else {
+                -1
+            };
+            assert_eq!(evaluate(&b, &p), stm * t.white_eval(&w), "{}", r.fen);
+            assert_eq!(built.store.coefs(i), of_board(&b), "{}", r.fen);
         }
     }
 }

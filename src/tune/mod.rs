@@ -10,4 +10,5 @@ pub mod optimise;
 pub mod output;
 pub mod pgn;
 pub mod rng;
+pub mod selfplay;
 pub mod store;

@@ -56,23 +56,23 @@ pub fn eval_pos(s: &Store, p: usize, w: &Dense) -> f64 {
 /// otherwise wait on the add latency for every term).
 #[inline]
 fn dots(s: &Store, r: Range<usize>, w: &Dense) -> (f64, f64) {
-    let idx = &s.idx[r.clone()];
-    let coef = &s.coef[r];
+    let terms = &s.terms[r];
     let mut acc = [[0.0f64; 2]; 4];
-    let mut ic = idx.chunks_exact(4);
-    let mut cc = coef.chunks_exact(4);
-    for (i4, c4) in (&mut ic).zip(&mut cc) {
+    let mut tc = terms.chunks_exact(4);
+    for t4 in &mut tc {
         for j in 0..4 {
-            let wi = w[i4[j] as usize & (CAP - 1)];
-            let c = c4[j] as f64;
+            let t = t4[j];
+            let wi = w[t.idx as usize & (CAP - 1)];
+            let c = t.coef as f64;
             acc[j][0] += c * wi[0];
             acc[j][1] += c * wi[1];
         }
     }
-    for (&i, &c) in ic.remainder().iter().zip(cc.remainder()) {
-        let wi = w[i as usize & (CAP - 1)];
-        acc[0][0] += c as f64 * wi[0];
-        acc[0][1] += c as f64 * wi[1];
+    for t in tc.remainder() {
+        let t = *t;
+        let wi = w[t.idx as usize & (CAP - 1)];
+        acc[0][0] += t.coef as f64 * wi[0];
+        acc[0][1] += t.coef as f64 * wi[1];
     }
     (
         (acc[0][0] + acc[1][0]) + (acc[2][0] + acc[3][0]),
@@ -157,9 +157,10 @@ fn grad_chunk(s: &Store, w: &Dense, k: f64, r: Range<usize>, g: &mut Dense) -> f
         // d/d eval of (sig - r)^2 = 2 (sig - r) sig (1 - sig) K ln10 / 400
         let de = 2.0 * d * sig * (1.0 - sig) * kk;
         let (gm, ge) = (de * rm, de * re);
-        for (&i, &c) in s.idx[tr.clone()].iter().zip(&s.coef[tr]) {
-            let c = c as f64;
-            let gi = &mut g[i as usize & (CAP - 1)];
+        for t in &s.terms[tr] {
+            let t = *t;
+            let c = t.coef as f64;
+            let gi = &mut g[t.idx as usize & (CAP - 1)];
             gi[0] += c * gm;
             gi[1] += c * ge;
         }
@@ -263,65 +264,6 @@ mod tests {
         assert!((l - sse / 1000.0).abs() < 1e-12);
         for i in 0..20 {
             assert!((g[i][0] - g1[i][0] / 1000.0).abs() < 1e-12);
-        }
-    }
-}
-
-#[cfg(test)]
-mod speed {
-    use super::super::store::Coefs;
-    use super::*;
-
-    #[test]
-    #[ignore = "timing only"]
-    fn kernel_speed() {
-        let mut s = Store::new();
-        let mut x: u64 = 7;
-        for _ in 0..1_000_000 {
-            let mut terms: Vec<(u16, i16)> = (0..45)
-                .map(|_| {
-                    x = x
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    (((x >> 33) % 800) as u16, ((x >> 20) % 5) as i16 - 2)
-                })
-                .collect();
-            terms.sort();
-            terms.dedup_by_key(|t| t.0);
-            terms.retain(|t| t.1 != 0);
-            s.push(
-                &Coefs {
-                    phase: 12,
-                    scale: 128,
-                    fixed: 0,
-                    terms,
-                },
-                0.5,
-            )
-            .unwrap();
-        }
-        let w = to_dense(&vec![[10.0, 20.0]; 800]).unwrap();
-        let mut g = zero_dense();
-        for threads in [1, 2] {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
-            pool.install(|| {
-                let mut e = f64::MAX;
-                for _ in 0..5 {
-                    let t = std::time::Instant::now();
-                    loss_and_grad(&s, &w, 1.0, 0..s.len(), &mut g);
-                    e = e.min(t.elapsed().as_secs_f64());
-                }
-                eprintln!(
-                    "{threads} threads: {:.3}s {:.1} M pos/s/thread, {} terms, {} bytes/pos",
-                    e,
-                    1.0 / e / threads as f64,
-                    s.idx.len(),
-                    s.bytes() / s.len()
-                );
-            });
         }
     }
 }

@@ -54,6 +54,20 @@ pub struct Checkpoint {
     pub history: Vec<EpochStat>,
     /// Training and validation set sizes, to refuse resuming on different data.
     pub sizes: (usize, usize),
+    /// The weights at the epoch with the lowest validation loss so far (early stopping).
+    #[serde(default)]
+    pub best: Option<Best>,
+}
+
+/// The lowest-validation-loss point of a run.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Best {
+    /// Its epoch.
+    pub epoch: usize,
+    /// Its validation loss.
+    pub valid: f64,
+    /// Its weights.
+    pub weights: Vec<[f64; 2]>,
 }
 
 impl Checkpoint {
@@ -110,6 +124,15 @@ pub fn run(
         cfg.batch
     };
     state.adam.lr = cfg.lr;
+    if state.best.is_none() && !valid.is_empty() {
+        // the starting point is a candidate too: tuning may not beat it
+        let v = model::loss(valid, &w, state.k, 0..valid.len());
+        state.best = Some(Best {
+            epoch: state.epoch,
+            valid: v,
+            weights: state.weights.clone(),
+        });
+    }
     while state.epoch < cfg.epochs {
         let t0 = Instant::now();
         let mut sum = 0.0;
@@ -134,8 +157,15 @@ pub fn run(
             pos_per_s: train.len() as f64 / secs.max(1e-9),
         };
         progress.epoch(&stat);
-        state.history.push(stat);
         state.weights.copy_from_slice(&w[..n]);
+        if stat.valid < state.best.as_ref().map_or(f64::INFINITY, |b| b.valid) {
+            state.best = Some(Best {
+                epoch: stat.epoch,
+                valid: stat.valid,
+                weights: state.weights.clone(),
+            });
+        }
+        state.history.push(stat);
         if let Some(path) = &cfg.checkpoint {
             if state.epoch.is_multiple_of(cfg.checkpoint_every.max(1)) || state.epoch == cfg.epochs
             {
@@ -156,6 +186,7 @@ pub fn fresh(init: Vec<[f64; 2]>, k: f64, lr: f64, sizes: (usize, usize)) -> Che
         adam: Adam::new(n, lr),
         history: Vec::new(),
         sizes,
+        best: None,
     }
 }
 
@@ -230,6 +261,14 @@ mod tests {
         )
         .unwrap();
         assert_eq!(b.history.len(), 2000);
+        let best = b.best.as_ref().unwrap();
+        let min = b
+            .history
+            .iter()
+            .map(|h| h.valid)
+            .fold(f64::INFINITY, f64::min);
+        assert_eq!(best.valid, min);
+        assert_eq!(b.history[best.epoch - 1].valid, min);
         assert!(b.history[1999].train < a.history[149].train);
         for (i, &v) in truth.iter().enumerate() {
             assert!(

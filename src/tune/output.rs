@@ -48,3 +48,47 @@ pub fn write_curve(h: &[EpochStat], svg: &Path) -> anyhow::Result<()> {
         .series("validation", valid)
         .write(svg)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_round_trip_through_the_engine_file() {
+        let d = Params::default();
+        let mut w = to_f64(&d);
+        assert_eq!(to_params(&w).weights(), d.weights());
+        w[0][0] += 0.6; // rounds to the next integer
+        let p = to_params(&w);
+        assert_eq!(p.weights()[0].mg(), d.weights()[0].mg() + 1);
+        let path = std::env::temp_dir().join(format!("sable-tuned-{}.json", std::process::id()));
+        p.save(&path).unwrap();
+        assert_eq!(Params::load(&path).unwrap().weights(), p.weights());
+        std::fs::remove_file(&path).ok();
+    }
+
+    #[test]
+    fn curve_csv_has_one_row_per_epoch() {
+        let h = vec![
+            EpochStat {
+                epoch: 1,
+                train: 0.1,
+                valid: 0.11,
+                pos_per_s: 1e6,
+            },
+            EpochStat {
+                epoch: 2,
+                train: 0.09,
+                valid: 0.105,
+                pos_per_s: 1e6,
+            },
+        ];
+        let csv = curve_csv(&h);
+        assert_eq!(csv.lines().count(), 3);
+        assert!(csv
+            .lines()
+            .nth(2)
+            .unwrap()
+            .starts_with("2,0.09000000,0.10500000,"));
+    }
+}

@@ -54,15 +54,23 @@ impl Entry {
     }
 }
 
+/// One stored term: parameter index and coefficient, 3 bytes (packed: one stream to read).
+#[repr(C, packed)]
+#[derive(Clone, Copy, Debug)]
+pub struct Term {
+    /// Parameter index.
+    pub idx: u16,
+    /// Coefficient (a part of it when the whole does not fit an i8).
+    pub coef: i8,
+}
+
 /// All positions' coefficients, compact.
 #[derive(Clone, Debug, Default)]
 pub struct Store {
     /// One header per position.
     pub entries: Vec<Entry>,
-    /// Parameter index of each term.
-    pub idx: Vec<u16>,
-    /// Coefficient of each term.
-    pub coef: Vec<i8>,
+    /// Every position's terms, one after the other.
+    pub terms: Vec<Term>,
 }
 
 impl Store {
@@ -90,7 +98,7 @@ impl Store {
             return Err(format!("scale {} outside 0..={SCALE_MAX}", c.scale));
         }
         let fixed = i16::try_from(c.fixed).map_err(|_| format!("fixed {} too large", c.fixed))?;
-        let start = u32::try_from(self.idx.len()).map_err(|_| "too many terms".to_string())?;
+        let start = u32::try_from(self.terms.len()).map_err(|_| "too many terms".to_string())?;
         self.entries.push(Entry {
             start,
             result: result as f32,
@@ -102,8 +110,10 @@ impl Store {
             // split coefficients beyond i8 into chunks of at most 127 in magnitude
             while v != 0 {
                 let part = v.clamp(-127, 127);
-                self.idx.push(i);
-                self.coef.push(part as i8);
+                self.terms.push(Term {
+                    idx: i,
+                    coef: part as i8,
+                });
                 v -= part;
             }
         }
@@ -117,23 +127,25 @@ impl Store {
         let e = self
             .entries
             .get(p + 1)
-            .map_or(self.idx.len(), |n| n.start as usize);
+            .map_or(self.terms.len(), |n| n.start as usize);
         s..e
     }
 
     /// Bytes used by the stored data (headers and terms).
     pub fn bytes(&self) -> usize {
-        self.entries.len() * std::mem::size_of::<Entry>() + self.idx.len() * 3
+        self.entries.len() * std::mem::size_of::<Entry>()
+            + self.terms.len() * std::mem::size_of::<Term>()
     }
 
     /// The stored coefficients of position `p`, merged back per index.
     pub fn coefs(&self, p: usize) -> Coefs {
         let e = self.entries[p];
         let mut terms: Vec<(u16, i16)> = Vec::new();
-        for k in self.range(p) {
+        for t in &self.terms[self.range(p)] {
+            let (i, c) = (t.idx, t.coef as i16);
             match terms.last_mut() {
-                Some(last) if last.0 == self.idx[k] => last.1 += self.coef[k] as i16,
-                _ => terms.push((self.idx[k], self.coef[k] as i16)),
+                Some(last) if last.0 == i => last.1 += c,
+                _ => terms.push((i, c)),
             }
         }
         Coefs {
@@ -155,8 +167,7 @@ impl Store {
         if from < self.len() {
             let cut = self.entries[from].start as usize;
             self.entries.truncate(from);
-            self.idx.truncate(cut);
-            self.coef.truncate(cut);
+            self.terms.truncate(cut);
         }
         tail
     }
@@ -199,7 +210,8 @@ mod tests {
         s.push(&b, 0.5).unwrap();
         assert_eq!(s.coefs(0), a);
         assert_eq!(s.coefs(1), b);
-        assert_eq!(s.idx.len(), 6); // -300 = -127 -127 -46
+        assert_eq!(s.terms.len(), 6);
+        assert_eq!(std::mem::size_of::<Term>(), 3); // -300 = -127 -127 -46
         let tail = s.split_off(1);
         assert_eq!((s.len(), tail.len()), (1, 1));
         assert_eq!(tail.coefs(0), b);

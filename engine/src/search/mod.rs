@@ -83,7 +83,7 @@ impl Default for SearchOptions {
             rfp: true,
             futility: true,
             check_extension: true,
-            move_overhead: Duration::from_millis(10),
+            move_overhead: Duration::from_millis(25),
         }
     }
 }

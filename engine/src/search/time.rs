@@ -6,7 +6,7 @@ use crate::types::Color;
 use std::time::{Duration, Instant};
 
 /// Moves we assume are left when the GUI does not say (`movestogo` absent).
-const DEFAULT_MOVES_TO_GO: u32 = 25;
+const DEFAULT_MOVES_TO_GO: u32 = 30;
 
 /// The time budget of one search.
 #[derive(Clone, Copy, Debug)]
@@ -71,10 +71,12 @@ fn budget(limits: &Limits, us: Color, overhead: Duration) -> (Option<Duration>, 
         .unwrap_or(DEFAULT_MOVES_TO_GO)
         .clamp(1, DEFAULT_MOVES_TO_GO * 2);
     // Spend an even share of the clock plus most of the increment, never more than what is left.
+    // The soft limit is low because an iteration started just before it may run on to the
+    // hard limit; the hard cap keeps a reserve for the latency of a loaded machine.
     let share = avail / mtg + inc * 3 / 4;
-    let hard_cap = if mtg == 1 { avail * 4 / 5 } else { avail / 3 };
-    let hard = (share * 4).min(hard_cap).max(min);
-    let soft = (share * 3 / 5).min(hard).max(min);
+    let hard_cap = if mtg == 1 { avail * 3 / 4 } else { avail / 5 };
+    let hard = (share * 5 / 2).min(hard_cap).max(min);
+    let soft = (share / 2).min(hard).max(min);
     (Some(soft), Some(hard))
 }
 
@@ -110,7 +112,7 @@ mod tests {
         let w = TimeManager::new(&limits, Color::White, ms(10));
         let b = TimeManager::new(&limits, Color::Black, ms(10));
         let (ws, wh) = (w.soft().unwrap(), w.hard().unwrap());
-        assert!(ws <= wh && wh <= ms(330), "{ws:?} {wh:?}");
+        assert!(ws <= wh && wh <= ms(200), "{ws:?} {wh:?}");
         assert!(b.soft().unwrap() > ws * 10);
     }
 
@@ -132,7 +134,7 @@ mod tests {
             ..Limits::default()
         };
         let tm = TimeManager::new(&limits, Color::White, ms(0));
-        assert!(tm.hard().unwrap() <= ms(800));
-        assert!(tm.soft().unwrap() >= ms(500));
+        assert!(tm.hard().unwrap() <= ms(750));
+        assert!(tm.soft().unwrap() >= ms(400));
     }
 }

@@ -1,0 +1,142 @@
+//! `harness epd` and `harness suite-gen` against real engines: Stockfish (installed in CI, so these
+//! are `#[ignore]`d and run with --include-ignored) and our own `sable`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const STOCKFISH: &str = "/usr/games/stockfish";
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn harness(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_harness"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .unwrap()
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// Rows of a CSV written by `harness epd --csv`: (id, solved, dm from `expected`).
+fn rows(path: &Path) -> Vec<(String, bool, String)> {
+    let mut r = csv::Reader::from_path(path).unwrap();
+    r.records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            (rec[1].to_string(), &rec[2] == "1", rec[6].to_string())
+        })
+        .collect()
+}
+
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("epd-engines-{name}-{}", std::process::id()))
+}
+
+/// Stockfish confirms every shipped mate (the `dm` criterion: mate in N or faster).
+#[test]
+#[ignore = "needs /usr/games/stockfish"]
+fn stockfish_confirms_every_shipped_mate() {
+    let csv = temp("mates.csv");
+    let o = harness(&[
+        "epd",
+        "suites/mates.epd",
+        "--engine",
+        STOCKFISH,
+        "--depth",
+        "20",
+        "--concurrency",
+        "2",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let rows = rows(&csv);
+    assert!(rows.len() >= 100);
+    let failed: Vec<_> = rows.iter().filter(|r| !r.1).collect();
+    assert!(failed.is_empty(), "{failed:?}");
+    std::fs::remove_file(csv).unwrap();
+}
+
+/// suite-gen with Stockfish keeps the one-move mate of a tiny PGN and writes it as `dm 1`.
+#[test]
+#[ignore = "needs /usr/games/stockfish"]
+fn stockfish_suite_gen_finds_the_back_rank_mate() {
+    let pgn = temp("g.pgn");
+    let out = temp("g.epd");
+    std::fs::write(
+        &pgn,
+        "[White \"a\"]\n[Black \"b\"]\n[FEN \"6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1\"]\n\
+         [SetUp \"1\"]\n\n1. Kf1 h6 2. Ra8+ Kh7 *\n",
+    )
+    .unwrap();
+    let o = harness(&[
+        "suite-gen",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--oracle",
+        STOCKFISH,
+        "--depth",
+        "8",
+        "--skip-plies",
+        "0",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let epd = std::fs::read_to_string(&out).unwrap();
+    let first = epd.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - bm Ra8#; dm 1;"),
+        "{epd}"
+    );
+    std::fs::remove_file(pgn).unwrap();
+    std::fs::remove_file(out).unwrap();
+}
+
+/// Our engine, built if needed, solves every mate in 1 and 2 of `suites/mates.epd` at a modest
+/// node limit. Ignored until sable plays (the search branch); enable by removing the attribute.
+#[test]
+#[ignore = "needs a playing sable (run with --include-ignored once search is merged)"]
+fn sable_solves_every_shipped_mate_in_one_and_two() {
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "--release", "-p", "sable", "--bin", "sable"])
+        .current_dir(root())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target"));
+    let sable = target.join("release/sable");
+    let csv = temp("sable-mates.csv");
+    let o = harness(&[
+        "epd",
+        "suites/mates.epd",
+        "--engine",
+        sable.to_str().unwrap(),
+        "--nodes",
+        "200000",
+        "--concurrency",
+        "2",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let short: Vec<_> = rows(&csv)
+        .into_iter()
+        .filter(|r| r.2.ends_with("dm 1") || r.2.ends_with("dm 2"))
+        .collect();
+    assert!(short.len() >= 40, "{short:?}");
+    let failed: Vec<_> = short.iter().filter(|r| !r.1).collect();
+    assert!(failed.is_empty(), "sable missed {failed:?}");
+    std::fs::remove_file(csv).unwrap();
+}
