@@ -65,3 +65,30 @@ fn bad_configs_are_errors() {
         .to_string()
         .contains("no time control"));
 }
+
+#[test]
+#[ignore = "needs /usr/games/stockfish"]
+fn stockfish_pair_with_node_limits_has_no_faults() {
+    let sf = |name: &str| EngineConfig {
+        spec: crate::uci::EngineSpec {
+            name: Some(name.into()),
+            ..crate::uci::EngineSpec::new("/usr/games/stockfish")
+        }
+        .option("Threads", "1")
+        .option("Hash", "16"),
+        limits: Limits {
+            nodes: Some(2000),
+            ..Limits::default()
+        },
+    };
+    let opening = Opening {
+        fen: None,
+        moves: ["e2e4", "c7c5"].map(String::from).to_vec(),
+    };
+    let mut cfg = MatchConfig::new(vec![sf("a"), sf("b")], vec![opening]);
+    cfg.concurrency = 2;
+    let o = run_match(&cfg).unwrap();
+    assert_eq!(o.games, 2);
+    assert_eq!(o.total_faults().total(), 0);
+    assert_eq!(o.pairings[0].tracker.pentanomial().pairs(), 1);
+}

@@ -201,7 +201,7 @@ impl Engine {
     ) -> Result<SearchResult, UciError> {
         let mut info = Info::default();
         loop {
-            let line = self.next_line(deadline, "bestmove")?;
+            let (line, read_at) = self.next_line_at(deadline, "bestmove")?;
             if line.starts_with("info") {
                 if let Ok(i) = Info::parse(&line) {
                     info.merge(&i);
@@ -212,7 +212,7 @@ impl Engine {
                 return Ok(SearchResult {
                     best,
                     info,
-                    elapsed: start.elapsed(),
+                    elapsed: read_at.saturating_duration_since(start),
                 });
             }
             // Anything else (debug chatter, garbage) is ignored, as other GUIs do.
@@ -221,9 +221,18 @@ impl Engine {
 
     /// The next line before `deadline`; `what` names the awaited reply for the timeout error.
     fn next_line(&mut self, deadline: Instant, what: &str) -> Result<String, UciError> {
+        self.next_line_at(deadline, what).map(|(l, _)| l)
+    }
+
+    /// Like [`Engine::next_line`], with the moment the reader thread received the line.
+    fn next_line_at(
+        &mut self,
+        deadline: Instant,
+        what: &str,
+    ) -> Result<(String, Instant), UciError> {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.rx.recv_timeout(wait) {
-            Ok(Event::Line(l)) => Ok(l),
+            Ok(Event::Line(l, at)) => Ok((l, at)),
             Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
                 let status = self.wait_exit(Duration::from_millis(500));
                 Err(UciError::Crashed(

@@ -10,6 +10,7 @@ use std::io::{BufRead, BufReader, Read};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
 use std::sync::Arc;
+use std::time::Instant;
 
 /// Longest line kept, in bytes; the rest of a longer line is discarded.
 pub const MAX_LINE: usize = 64 * 1024;
@@ -19,8 +20,9 @@ pub const CHANNEL_CAPACITY: usize = 4096;
 /// What the reader thread reports.
 #[derive(Debug)]
 pub enum Event {
-    /// One line of output, without its line end, at most [`MAX_LINE`] bytes.
-    Line(String),
+    /// One line of output, without its line end, at most [`MAX_LINE`] bytes, and when it was
+    /// read (so that move times do not include the consumer's wake-up latency).
+    Line(String, Instant),
     /// The engine closed its stdout (it exited or crashed).
     Eof,
 }
@@ -49,7 +51,7 @@ fn read_loop<R: Read>(source: R, tx: &SyncSender<Event>, dropped: &AtomicU64) {
         }
         let text = String::from_utf8_lossy(&line).into_owned();
         let droppable = text.starts_with("info");
-        let event = Event::Line(text);
+        let event = Event::Line(text, Instant::now());
         let sent = if droppable {
             match tx.try_send(event) {
                 Ok(()) => true,
@@ -105,7 +107,7 @@ mod tests {
         let mut v = Vec::new();
         while let Ok(ev) = rx.recv_timeout(Duration::from_secs(5)) {
             match ev {
-                Event::Line(l) => v.push(l),
+                Event::Line(l, _) => v.push(l),
                 Event::Eof => break,
             }
         }
