@@ -275,8 +275,11 @@ pub fn keep(c: &Candidate, a: &Analysis, sel: &Selection) -> bool {
     if recapture && !sel.keep_recaptures {
         return false;
     }
+    // The only forced mate is a test even when the side is winning anyway.
+    let only_mate =
+        matches!(best, Score::Mate(n) if n > 0) && !matches!(second, Score::Mate(n) if n > 0);
     let (b, s) = (comparable(best), comparable(second));
-    b - s >= sel.margin && s <= sel.max_second
+    only_mate || (b - s >= sel.margin && s <= sel.max_second)
 }
 
 /// Analyses `pos` with MultiPV 2 on an engine that has `MultiPV` set to 2.

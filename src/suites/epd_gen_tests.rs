@@ -122,6 +122,14 @@ fn selection_by_margin_second_line_recapture_and_mates() {
     );
     assert!(keep(&c, &a(Score::Mate(1), Some(Score::Cp(0))), &SEL));
     assert!(
+        keep(&c, &a(Score::Mate(2), Some(Score::Cp(900))), &SEL),
+        "the only mate"
+    );
+    assert!(
+        !keep(&c, &a(Score::Mate(2), Some(Score::Mate(3))), &SEL),
+        "two mates"
+    );
+    assert!(
         !keep(&c, &a(Score::Mate(1), None), &SEL),
         "single legal move"
     );
