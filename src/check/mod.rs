@@ -5,6 +5,7 @@
 pub mod sanity_match;
 pub mod signature;
 pub mod steps;
+pub mod tactics;
 
 use serde::Serialize;
 use std::time::{Duration, Instant};

@@ -83,12 +83,18 @@ pub fn run(profile: Profile) -> anyhow::Result<Verdict> {
 }
 
 /// Sable as run by this very binary (`harness engine`), so no separate build is needed.
-fn engine(name: &str) -> anyhow::Result<EngineConfig> {
+pub fn self_engine_spec(name: &str) -> anyhow::Result<EngineSpec> {
     let exe = std::env::current_exe()?;
     let mut spec = EngineSpec::new(exe.to_string_lossy());
     spec.args = vec!["engine".into()];
     spec.name = Some(name.into());
     spec.options = vec![("Hash".into(), "16".into())];
+    Ok(spec)
+}
+
+/// A sanity-match participant: this binary's sable at the check's time control.
+fn engine(name: &str) -> anyhow::Result<EngineConfig> {
+    let spec = self_engine_spec(name)?;
     let tc: TimeControl = TC
         .parse()
         .map_err(|e| anyhow::anyhow!("bad time control {TC}: {e:?}"))?;

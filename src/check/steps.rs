@@ -11,6 +11,7 @@ pub fn run(step: &str, profile: Profile) -> StepOutcome {
     match step {
         "perft" => run_step(step, || perft(profile)),
         "bench" => run_step(step, bench),
+        "tactics" => run_step(step, || super::tactics::run(profile)),
         "match" => run_step(step, || super::sanity_match::run(profile)),
         other => run_step(other, || anyhow::bail!("unknown step {other}")),
     }
