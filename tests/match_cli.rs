@@ -137,7 +137,7 @@ fn a_killed_match_resumes_without_losing_or_repeating_games() {
     let results = dir.join("r.json");
     let args = words(&format!(
         "match --engine cmd={FAULTY} name=A args=--move-ms --engine cmd={FAULTY} name=B --each tc=10+0.1 \
-         --rounds 12 --concurrency 2 --quiet --results {}",
+         --rounds 40 --concurrency 2 --quiet --results {}",
         results.display()
     ));
     let mut args = args;
@@ -161,7 +161,7 @@ fn a_killed_match_resumes_without_losing_or_repeating_games() {
     child.kill().unwrap();
     child.wait().unwrap();
     let before = journal(&results).len();
-    assert!(before < 24, "killed early");
+    assert!(before < 80, "killed early");
 
     let out = harness(&words(&format!(
         "match --resume {} --quiet",
@@ -173,13 +173,13 @@ fn a_killed_match_resumes_without_losing_or_repeating_games() {
         "{stdout}{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(stdout.contains("Finished 24 of 24 games"), "{stdout}");
+    assert!(stdout.contains("Finished 80 of 80 games"), "{stdout}");
     let games = journal(&results);
-    assert_eq!(games.len(), 24);
+    assert_eq!(games.len(), 80);
     let mut ids: Vec<u64> = games.iter().map(|g| g["id"].as_u64().unwrap()).collect();
     ids.sort();
-    assert_eq!(ids, (0..24).collect::<Vec<_>>(), "every game exactly once");
-    for pair in 0..12u64 {
+    assert_eq!(ids, (0..80).collect::<Vec<_>>(), "every game exactly once");
+    for pair in 0..40u64 {
         assert_eq!(
             games.iter().filter(|g| g["pair"] == pair).count(),
             2,
