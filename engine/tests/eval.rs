@@ -417,11 +417,19 @@ fn eval_speed() {
     let n = (rounds * boards.len()) as f64;
     let (wall, cpu) = (std::time::Instant::now(), thread_cpu_ns());
     let mut sum = 0i64;
+    let mut round_sums = Vec::with_capacity(rounds);
     for _ in 0..rounds {
+        let before = sum;
         for b in &boards {
             sum += evaluate(std::hint::black_box(b), &p) as i64;
         }
+        round_sums.push(sum - before);
     }
+    // evaluate is pure: no cache or hidden state may change a score between rounds.
+    assert!(
+        round_sums.iter().all(|&s| s == round_sums[0]),
+        "{round_sums:?}"
+    );
     let wall = wall.elapsed().as_secs_f64();
     let cpu = cpu
         .zip(thread_cpu_ns())
@@ -440,6 +448,7 @@ fn eval_speed() {
     for b in &boards {
         terms += trace(b).terms.len();
     }
+    assert!(terms >= boards.len(), "every position has material terms");
     let wall = wall.elapsed().as_secs_f64();
     let cpu = cpu0
         .zip(thread_cpu_ns())

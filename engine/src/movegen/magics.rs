@@ -228,20 +228,6 @@ mod tests {
     use super::*;
 
     #[test]
-    #[ignore = "prints the magic numbers"]
-    fn print_magics() {
-        let t = tables();
-        let list = |ms: &[Magic; 64]| {
-            ms.iter()
-                .map(|m| format!("0x{:016x}", m.magic))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        println!("ROOK {}", list(&t.rook));
-        println!("BISHOP {}", list(&t.bishop));
-    }
-
-    #[test]
     fn stored_magics_are_valid_and_the_search_finds_working_ones() {
         let mut attacks = Vec::new();
         for sq in Square::ALL {
