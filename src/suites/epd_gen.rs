@@ -17,7 +17,7 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 use super::epd::san;
 use super::epd_mate::{mating_moves, shortest_mate};
 use super::epd_run::Limit;
-use crate::uci::{Engine, EngineSpec, GoParams, Info, Score};
+use crate::uci::{Engine, EngineSpec, Info, Score};
 
 /// A candidate position from a game, with the move that led to it.
 #[derive(Clone, Debug)]
@@ -293,20 +293,7 @@ pub fn analyse(
     engine.new_game()?;
     engine.is_ready(Duration::from_secs(10))?;
     engine.set_position::<&str>(Some(&fen), &[])?;
-    let params = match limit {
-        Limit::Movetime(ms) => GoParams {
-            movetime: Some(ms),
-            ..GoParams::default()
-        },
-        Limit::Nodes(n) => GoParams {
-            nodes: Some(n),
-            ..GoParams::default()
-        },
-        Limit::Depth(d) => GoParams {
-            depth: Some(d),
-            ..GoParams::default()
-        },
-    };
+    let params = limit.go_params();
     let mut lines: [Option<(String, Score, u32)>; 2] = [None, None];
     let result = engine.go(&params, timeout, |info: &Info| {
         let (Some(score), Some(first)) = (info.score, info.pv.first()) else {

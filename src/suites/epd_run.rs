@@ -25,7 +25,8 @@ pub enum Limit {
 }
 
 impl Limit {
-    fn go_params(self) -> GoParams {
+    /// The `go` parameters for this limit.
+    pub fn go_params(self) -> GoParams {
         match self {
             Limit::Movetime(ms) => GoParams {
                 movetime: Some(ms),
