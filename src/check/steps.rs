@@ -4,6 +4,7 @@
 use super::signature;
 use super::{run_step, Profile, StepOutcome, Verdict};
 use crate::suites::perft::{default_suite, DEFAULT_MAX_DEPTH};
+use crate::suites::perft_referee::{cross_check, random_positions};
 use std::path::Path;
 
 /// Runs the named step under the profile.
@@ -36,19 +37,41 @@ fn perft(profile: Profile) -> anyhow::Result<Verdict> {
             ))
         })
         .collect::<Vec<_>>();
-    let summary = format!(
+    let mut summary = format!(
         "{}/{} positions to depth {max_depth}, {} nodes, {:.0} Mnps",
         report.cases.len() - details.len(),
         report.cases.len(),
         report.total_nodes,
         report.nps() / 1e6
     );
+    let mut details = details;
+    if profile == Profile::Full {
+        // The full gate also plays random games out of the suite positions and compares every
+        // count at depths 1-3 with shakmaty, the independent referee.
+        let seeds: Vec<String> = cases.iter().map(|c| c.fen.clone()).collect();
+        let fens = random_positions(&seeds, FULL_RANDOM_POSITIONS, 1)?;
+        let failures = cross_check(&fens, 3, &|| {})?;
+        summary.push_str(&format!(
+            "; {} random positions vs shakmaty: {} mismatches",
+            fens.len(),
+            failures.len()
+        ));
+        details.extend(failures.iter().map(|f| {
+            format!(
+                "{} D{}: ours {}, shakmaty {}",
+                f.fen, f.depth, f.ours, f.theirs
+            )
+        }));
+    }
     Ok(Verdict {
-        passed: report.passed(),
+        passed: report.passed() && details.is_empty(),
         summary,
         details,
     })
 }
+
+/// Random positions the full profile cross-checks against shakmaty.
+const FULL_RANDOM_POSITIONS: usize = 2000;
 
 /// `sable bench` in process: the node count must equal the expected signature.
 fn bench() -> anyhow::Result<Verdict> {
