@@ -10,6 +10,7 @@ pub mod bench;
 pub mod board;
 pub mod eval;
 pub mod movegen;
+pub mod rng;
 pub mod search;
 pub mod selfplay;
 pub mod types;

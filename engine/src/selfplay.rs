@@ -8,6 +8,7 @@
 //! repetition, fifty moves, insufficient material, or a ply cap (draw).
 
 use crate::board::Board;
+use crate::rng::Rng;
 use crate::search::{Limits, NoReport, SearchOptions, Searcher};
 use crate::types::Move;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -100,22 +101,10 @@ impl Tally {
     }
 }
 
-/// xorshift64*: small, reproducible, good enough to pick opening moves.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-}
-
 /// The opening of pair `index`: `plies` random legal moves from the start position that leave
 /// a position with legal moves.
 pub fn opening(seed: u64, index: usize, plies: usize) -> Vec<Move> {
-    let mut rng = Rng((seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)) | 1);
+    let mut rng = Rng::new((seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)) | 1);
     loop {
         let mut board = Board::startpos();
         let mut line = Vec::new();
@@ -124,7 +113,7 @@ pub fn opening(seed: u64, index: usize, plies: usize) -> Vec<Move> {
             if moves.is_empty() {
                 break;
             }
-            let mv = moves[(rng.next() % moves.len() as u64) as usize];
+            let mv = moves[rng.below(moves.len())];
             board.make(mv);
             line.push(mv);
         }

@@ -189,14 +189,7 @@ pub fn random_playout_positions(
     skip_plies: usize,
     seed: u64,
 ) -> Vec<Candidate> {
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = move || {
-        // xorshift64*: small and deterministic; quality is ample for picking moves.
-        state ^= state >> 12;
-        state ^= state << 25;
-        state ^= state >> 27;
-        state.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    };
+    let mut rng = sable::rng::Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     for game in 1..=games {
@@ -217,7 +210,7 @@ pub fn random_playout_positions(
                     });
                 }
             }
-            let m = moves[(next() % moves.len() as u64) as usize];
+            let m = moves[rng.below(moves.len())];
             pos.play_unchecked(m);
             last = Some(m);
         }

@@ -5,6 +5,7 @@ use anyhow::{anyhow, bail, Context};
 use rayon::prelude::*;
 use sable::board::Board;
 use sable::movegen;
+use sable::rng::Rng;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 use std::collections::BTreeMap;
@@ -176,18 +177,6 @@ pub fn find_bug_with(fen: &str, depth: u32, gen: &MoveGen) -> anyhow::Result<Dia
     }
 }
 
-/// xorshift64*: deterministic random playouts for a given seed.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n.max(1) as u64) as usize
-    }
-}
-
 /// `count` positions reached by random playouts (up to 40 plies, shakmaty's rules) from `seeds`,
 /// choosing castling, en passant, promotions and double pawn steps half the time when available.
 pub fn random_positions(seeds: &[String], count: usize, seed: u64) -> anyhow::Result<Vec<String>> {
@@ -198,7 +187,7 @@ pub fn random_positions(seeds: &[String], count: usize, seed: u64) -> anyhow::Re
     if starts.is_empty() {
         bail!("no seed positions for random playouts");
     }
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::new(seed | 1);
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
         let mut pos = starts[rng.below(starts.len())].clone();

@@ -192,16 +192,10 @@ pub fn read_pgn(path: &Path, plies: Option<usize>) -> Result<Vec<Opening>, Strin
 
 /// Fisher-Yates with xorshift64*: reproducible from the seed without another dependency.
 pub fn shuffle<T>(items: &mut [T], seed: u64) {
-    let mut state = seed ^ 0x9E37_79B9_7F4A_7C15;
-    if state == 0 {
-        state = 1;
-    }
+    let state = seed ^ 0x9E37_79B9_7F4A_7C15;
+    let mut rng = sable::rng::Rng::new(if state == 0 { 1 } else { state });
     for i in (1..items.len()).rev() {
-        state ^= state >> 12;
-        state ^= state << 25;
-        state ^= state >> 27;
-        let r = state.wrapping_mul(0x2545_F491_4F6C_DD1D);
-        items.swap(i, (r % (i as u64 + 1)) as usize);
+        items.swap(i, rng.below(i + 1));
     }
 }
 

@@ -7,20 +7,18 @@ impl Board {
     /// How many earlier positions (same side to move, since the last capture, pawn move or null
     /// move) have the current key.
     pub fn repetition_count(&self) -> usize {
-        let window = self
-            .halfmove_clock
-            .min(self.plies_from_null)
-            .min(self.history.len() as u32) as usize;
-        let len = self.history.len();
-        (4..=window)
-            .step_by(2)
-            .filter(|&back| self.history[len - back].key == self.key)
-            .count()
+        self.earlier_keys().filter(|&k| k == self.key).count()
     }
 
     /// Whether the current position occurred before (since the last irreversible move). The
     /// search treats this as a draw.
     pub fn is_repetition(&self) -> bool {
+        self.earlier_keys().any(|k| k == self.key)
+    }
+
+    /// Keys of the earlier positions that could repeat the current one: same side to move,
+    /// newest first, back to the last capture, pawn move or null move.
+    fn earlier_keys(&self) -> impl Iterator<Item = u64> + '_ {
         let window = self
             .halfmove_clock
             .min(self.plies_from_null)
@@ -28,7 +26,7 @@ impl Board {
         let len = self.history.len();
         (4..=window)
             .step_by(2)
-            .any(|back| self.history[len - back].key == self.key)
+            .map(move |back| self.history[len - back].key)
     }
 
     /// Whether the fifty-move rule applies: 100 plies without capture or pawn move, unless the

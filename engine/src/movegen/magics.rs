@@ -5,6 +5,7 @@
 //! use (about a millisecond). Every lookup is a mask, a multiply, a shift and one table read.
 
 use super::attacks::slider_slow;
+use crate::rng::Rng;
 use crate::types::{Bitboard, Square};
 use std::sync::OnceLock;
 
@@ -98,19 +99,15 @@ pub fn init() {
     tables();
 }
 
-/// xorshift64*: small, fast, and deterministic for a fixed seed.
-struct Rng(u64);
+/// Random numbers with few bits set: good magic candidates.
+trait Sparse {
+    fn sparse(&mut self) -> u64;
+}
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
+impl Sparse for Rng {
     /// Few bits set: good magic candidates.
     fn sparse(&mut self) -> u64 {
-        self.next() & self.next() & self.next()
+        self.next_u64() & self.next_u64() & self.next_u64()
     }
 }
 
@@ -203,7 +200,7 @@ fn find_magic(sq: Square, diagonal: bool, rng: &mut Rng, attacks: &mut Vec<u64>)
 }
 
 fn build() -> Tables {
-    let mut rng = Rng(0x5ab1_e000_c0ff_ee11);
+    let mut rng = Rng::new(0x5ab1_e000_c0ff_ee11);
     let mut attacks = Vec::with_capacity(102_400 + 5_248);
     let mut rook = [Magic::default(); 64];
     let mut bishop = [Magic::default(); 64];
@@ -235,17 +232,17 @@ mod tests {
             assert!(try_magic(sq, true, BISHOP_MAGICS[sq.index()], &mut attacks).is_some());
         }
         assert_eq!(attacks.len(), 102_400 + 5_248);
-        let mut rng = Rng(3);
+        let mut rng = Rng::new(3);
         let m = find_magic(Square::D4, true, &mut rng, &mut Vec::new());
         assert!(try_magic(Square::D4, true, m.magic, &mut Vec::new()).is_some());
     }
 
     #[test]
     fn magic_lookups_match_ray_walks_on_random_occupancies() {
-        let mut rng = Rng(12345);
+        let mut rng = Rng::new(12345);
         for _ in 0..20_000 {
-            let occ = Bitboard(rng.next() & rng.next());
-            let sq = Square::from_index((rng.next() % 64) as usize);
+            let occ = Bitboard(rng.next_u64() & rng.next_u64());
+            let sq = Square::from_index((rng.next_u64() % 64) as usize);
             assert_eq!(rook_attacks(sq, occ), slider_slow(sq, occ, false));
             assert_eq!(bishop_attacks(sq, occ), slider_slow(sq, occ, true));
         }
