@@ -10,7 +10,7 @@ use sable::types::{Color, Move, Square};
 /// Plays random games with our own generator, checking keys after every make and unmake.
 #[test]
 fn incremental_keys_equal_keys_from_scratch_in_random_games() {
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     for game in 0..200 {
         let mut board = Board::from_fen(common::SEEDS[game % common::SEEDS.len()]).unwrap();
         let mut keys = vec![board.key()];
@@ -105,7 +105,7 @@ fn captures_generator_equals_filtered_full_list() {
 #[test]
 fn single_move_checks_agree_with_generation() {
     let positions = random_positions(3_000, 0xbeef);
-    let mut rng = Rng(99);
+    let mut rng = Rng::new(99);
     let mut other_moves: Vec<Move> = Vec::new();
     for fen in &positions {
         let mut board = Board::from_fen(fen).unwrap();
@@ -124,7 +124,7 @@ fn single_move_checks_agree_with_generation() {
         // Moves from other positions and random bits: legal exactly when generated here.
         for _ in 0..40 {
             let m = if other_moves.is_empty() || rng.below(2) == 0 {
-                Move::from_raw(rng.next() as u16)
+                Move::from_raw(rng.next_u64() as u16)
             } else {
                 other_moves[rng.below(other_moves.len())]
             };

@@ -23,20 +23,8 @@ pub const SEEDS: &[&str] = &[
     "r3k2r/ppp2ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPP2PPP/R3K2R b KQkq - 0 1",
 ];
 
-/// xorshift64*: deterministic so failures reproduce.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+/// The engine's deterministic generator, so failures reproduce.
+pub use sable::rng::Rng;
 
 /// shakmaty position from a FEN.
 pub fn chess(fen: &str) -> Chess {
@@ -64,7 +52,7 @@ pub fn shakmaty_moves(pos: &Chess) -> Vec<String> {
 /// `count` positions (as FENs) reached by random playouts from the seed positions, each playout
 /// up to 40 plies; special moves (castling, en passant, promotion) are preferred when available.
 pub fn random_positions(count: usize, seed: u64) -> Vec<String> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
         let mut pos = chess(SEEDS[rng.below(SEEDS.len())]);
