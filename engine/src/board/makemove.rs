@@ -47,17 +47,7 @@ impl Board {
         } else {
             self.piece_on(to)
         };
-        self.history.push(Undo {
-            mv: m,
-            captured,
-            castling: self.castling,
-            en_passant: self.en_passant,
-            halfmove_clock: self.halfmove_clock,
-            plies_from_null: self.plies_from_null,
-            key: self.key,
-            pawn_key: self.pawn_key,
-            checkers: self.checkers,
-        });
+        self.save_state(m, captured);
 
         let mut key = self.key ^ zobrist::side();
         if let Some(ep) = self.en_passant.take() {
@@ -174,11 +164,12 @@ impl Board {
         self.checkers = u.checkers;
     }
 
-    /// Passes the turn (for null-move pruning). Must not be called when in check.
-    pub fn make_null(&mut self) {
+    /// Pushes what `unmake` needs to restore the position before `mv` (a move or the null move).
+    #[inline]
+    fn save_state(&mut self, mv: Move, captured: Option<Piece>) {
         self.history.push(Undo {
-            mv: Move::NULL,
-            captured: None,
+            mv,
+            captured,
             castling: self.castling,
             en_passant: self.en_passant,
             halfmove_clock: self.halfmove_clock,
@@ -187,6 +178,11 @@ impl Board {
             pawn_key: self.pawn_key,
             checkers: self.checkers,
         });
+    }
+
+    /// Passes the turn (for null-move pruning). Must not be called when in check.
+    pub fn make_null(&mut self) {
+        self.save_state(Move::NULL, None);
         self.key ^= zobrist::side();
         if let Some(ep) = self.en_passant.take() {
             self.key ^= zobrist::en_passant(ep);
