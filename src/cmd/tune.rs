@@ -200,6 +200,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             train.bytes() as f64 / 1e6
         );
     }
+    let train = train.grouped(1024);
     let n = Params::len();
     anyhow::ensure!(
         train

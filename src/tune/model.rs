@@ -2,18 +2,19 @@
 //! `mean (result - sigmoid(K * eval / 400))^2` with `sigmoid(x) = 1 / (1 + 10^-x)`, and its
 //! gradient, summed in parallel with rayon (one dense gradient buffer per chunk, then reduced).
 
-use super::store::Store;
+use super::store::{Store, Term};
 use rayon::prelude::*;
 use std::ops::Range;
 
-/// Capacity of the dense weight and gradient arrays (a power of two so a masked index needs no
-/// bounds check in the hot loop). The tuner checks that every stored index is below it.
-pub const CAP: usize = 4096;
+/// Capacity of the dense weight and gradient arrays: the whole `u16` index space, so indexing
+/// with a stored index needs neither a mask nor a bounds check in the hot loop. Only the first
+/// [`Store::width`] entries are ever touched (the rest are zero pages the OS never maps).
+pub const CAP: usize = 1 << 16;
 
 /// Dense (mg, eg) array indexed by parameter.
 pub type Dense = [[f64; 2]; CAP];
 
-/// A zeroed dense array on the heap.
+/// A zeroed dense array on the heap (`calloc`: pages are zeroed lazily, when first touched).
 pub fn zero_dense() -> Box<Dense> {
     vec![[0.0; 2]; CAP]
         .into_boxed_slice()
@@ -40,44 +41,108 @@ const LN10_400: f64 = std::f64::consts::LN_10 / 400.0;
 /// Expected score for a White-view eval in centipawns: `1 / (1 + 10^(-K * eval / 400))`.
 #[inline]
 pub fn sigmoid(k: f64, eval: f64) -> f64 {
-    1.0 / (1.0 + (-k * LN10_400 * eval).exp())
+    logistic(k * LN10_400 * eval)
+}
+
+/// `1 / (1 + e^-x)` with the inline [`exp`] below.
+#[inline(always)]
+fn logistic(x: f64) -> f64 {
+    1.0 / (1.0 + exp(-x))
+}
+
+/// `1/12!, 1/11!, ..., 1/1!, 1/0!`: the Taylor coefficients of `e^g`, highest first (Horner).
+const TAYLOR: [f64; 13] = [
+    1.0 / 479_001_600.0,
+    1.0 / 39_916_800.0,
+    1.0 / 3_628_800.0,
+    1.0 / 362_880.0,
+    1.0 / 40_320.0,
+    1.0 / 5_040.0,
+    1.0 / 720.0,
+    1.0 / 120.0,
+    1.0 / 24.0,
+    1.0 / 6.0,
+    1.0 / 2.0,
+    1.0,
+    1.0,
+];
+
+/// `e^x` to about 1e-15 relative error, branchless and inline, for `x` clamped to ±700.
+///
+/// libm's `exp` is an out-of-line call: it cost about 15 % of an epoch, most of it in the
+/// registers spilled around the call, and it keeps the compiler from vectorising the
+/// sigmoid over a block of positions. Here `e^x = 2^n * e^g` with `n = round(x / ln 2)` and
+/// `|g| <= ln 2 / 2`, and `e^g` is its Taylor polynomial to degree 12 (truncation < 1e-16).
+#[inline(always)]
+pub fn exp(x: f64) -> f64 {
+    // 1.5 * 2^52: adding it rounds to an integer held in the low mantissa bits (no SSE4.1 needed)
+    const ROUND: f64 = 6_755_399_441_055_744.0;
+    // ln 2 split so that n * LN2_HI is exact (fdlibm's constants)
+    const LN2_HI: f64 = f64::from_bits(0x3fe6_2e42_fee0_0000);
+    const LN2_LO: f64 = f64::from_bits(0x3dea_39ef_3579_3c76);
+    let x = x.clamp(-700.0, 700.0);
+    let t = x * std::f64::consts::LOG2_E + ROUND;
+    let n = t - ROUND;
+    // Cody-Waite: ln 2 in two parts keeps g exact to the last bits
+    let g = (x - n * LN2_HI) - n * LN2_LO;
+    let mut p = TAYLOR[0];
+    for c in &TAYLOR[1..] {
+        p = p * g + c;
+    }
+    let bits = ((t.to_bits() as i64 as i32 as i64 + 1023) as u64) << 52;
+    p * f64::from_bits(bits)
 }
 
 /// The White-view eval of position `p` in f64: `mg*phase/24 + eg*(24-phase)*scale/(128*24) + fixed`.
-#[inline]
+#[inline(always)]
 pub fn eval_pos(s: &Store, p: usize, w: &Dense) -> f64 {
-    let (mg, eg) = dots(s, s.range(p), w);
     let e = &s.entries[p];
+    let [mg, eg] = dots(&s.terms[s.range(p)], w);
     mg * e.rho_mg() + eg * e.rho_eg() + e.fixed as f64
 }
 
+/// Every i8 coefficient as an f64 pair `[c, c]`, indexed by its bit pattern: one load that feeds
+/// the packed multiply directly, where converting the i8 would cost a conversion and a broadcast
+/// per term (the kernel is bound by instructions per term, not by memory).
+static COEF: [[f64; 2]; 256] = {
+    let mut t = [[0.0; 2]; 256];
+    let mut i = 0;
+    while i < 256 {
+        let c = i as u8 as i8 as f64;
+        t[i] = [c, c];
+        i += 1;
+    }
+    t
+};
+
+/// `coef * w[idx]` as an (mg, eg) pair.
+#[inline(always)]
+fn product(t: Term, w: &Dense) -> [f64; 2] {
+    let wi = w[t.idx as usize];
+    let c = COEF[t.coef as u8 as usize];
+    [c[0] * wi[0], c[1] * wi[1]]
+}
+
 /// The middlegame and endgame dot products over one position's terms, in one pass.
-/// Four independent accumulator pairs break the floating-point add chain (the loop would
-/// otherwise wait on the add latency for every term).
-#[inline]
-fn dots(s: &Store, r: Range<usize>, w: &Dense) -> (f64, f64) {
-    let terms = &s.terms[r];
-    let mut acc = [[0.0f64; 2]; 4];
-    let mut tc = terms.chunks_exact(4);
-    for t4 in &mut tc {
-        for j in 0..4 {
-            let t = t4[j];
-            let wi = w[t.idx as usize & (CAP - 1)];
-            let c = t.coef as f64;
-            acc[j][0] += c * wi[0];
-            acc[j][1] += c * wi[1];
+/// Two independent accumulator pairs break the floating-point add chain (the loop would
+/// otherwise wait on the add latency for every term); four measured slower.
+#[inline(always)]
+fn dots(terms: &[Term], w: &Dense) -> [f64; 2] {
+    let mut acc = [[0.0f64; 2]; 2];
+    let mut tc = terms.chunks_exact(2);
+    for t2 in &mut tc {
+        for (a, t) in acc.iter_mut().zip(t2) {
+            let p = product(*t, w);
+            a[0] += p[0];
+            a[1] += p[1];
         }
     }
-    for t in tc.remainder() {
-        let t = *t;
-        let wi = w[t.idx as usize & (CAP - 1)];
-        acc[0][0] += t.coef as f64 * wi[0];
-        acc[0][1] += t.coef as f64 * wi[1];
+    if let [t] = tc.remainder() {
+        let p = product(*t, w);
+        acc[1][0] += p[0];
+        acc[1][1] += p[1];
     }
-    (
-        (acc[0][0] + acc[1][0]) + (acc[2][0] + acc[3][0]),
-        (acc[0][1] + acc[1][1]) + (acc[2][1] + acc[3][1]),
-    )
+    [acc[0][0] + acc[1][0], acc[0][1] + acc[1][1]]
 }
 
 /// Splits `0..n` into contiguous chunks for the rayon workers (a few per thread for balance).
@@ -109,15 +174,20 @@ pub fn loss(s: &Store, w: &Dense, k: f64, range: Range<usize>) -> f64 {
 }
 
 /// Mean squared error over `range` and its gradient with respect to every weight (mg, eg),
-/// written into `grad` (which is overwritten).
-pub fn loss_and_grad(s: &Store, w: &Dense, k: f64, range: Range<usize>, grad: &mut Dense) -> f64 {
+/// written into `grad` (which is overwritten; entries past the store's width are zero).
+pub fn loss_and_grad(
+    s: &Store,
+    w: &Dense,
+    k: f64,
+    range: Range<usize>,
+    grad: &mut [[f64; 2]],
+) -> f64 {
     let n = range.len();
-    for g in grad.iter_mut() {
-        *g = [0.0; 2];
-    }
+    grad.fill([0.0; 2]);
     if n == 0 {
         return 0.0;
     }
+    let width = s.width.min(grad.len());
     let base = range.start;
     let (sse, g) = chunks(n)
         .into_par_iter()
@@ -127,7 +197,7 @@ pub fn loss_and_grad(s: &Store, w: &Dense, k: f64, range: Range<usize>, grad: &m
             (sse, g)
         })
         .reduce_with(|(a, mut ga), (b, gb)| {
-            for (x, y) in ga.iter_mut().zip(gb.iter()) {
+            for (x, y) in ga[..width].iter_mut().zip(gb[..width].iter()) {
                 x[0] += y[0];
                 x[1] += y[1];
             }
@@ -135,37 +205,54 @@ pub fn loss_and_grad(s: &Store, w: &Dense, k: f64, range: Range<usize>, grad: &m
         })
         .expect("at least one chunk");
     let inv = 1.0 / n as f64;
-    for (o, x) in grad.iter_mut().zip(g.iter()) {
+    for (o, x) in grad[..width].iter_mut().zip(g[..width].iter()) {
         *o = [x[0] * inv, x[1] * inv];
     }
     sse * inv
 }
 
+/// Positions per block in [`grad_chunk`]: evals, then sigmoids, then gradient scatters, so the
+/// three phases of neighbouring positions overlap instead of waiting on each other.
+const BLOCK: usize = 64;
+
 /// The single-thread kernel: sum of squared errors over `r`, adding the unnormalised gradient to `g`.
 fn grad_chunk(s: &Store, w: &Dense, k: f64, r: Range<usize>, g: &mut Dense) -> f64 {
     let kk = k * LN10_400;
     let mut sse = 0.0;
-    for p in r {
-        let e = &s.entries[p];
-        let tr = s.range(p);
-        let (mg, eg) = dots(s, tr.clone(), w);
-        let (rm, re) = (e.rho_mg(), e.rho_eg());
-        let eval = mg * rm + eg * re + e.fixed as f64;
-        let sig = 1.0 / (1.0 + (-kk * eval).exp());
-        let d = sig - e.result as f64;
-        sse += d * d;
-        // d/d eval of (sig - r)^2 = 2 (sig - r) sig (1 - sig) K ln10 / 400
-        let de = 2.0 * d * sig * (1.0 - sig) * kk;
-        let (gm, ge) = (de * rm, de * re);
-        for t in &s.terms[tr] {
-            let t = *t;
-            let c = t.coef as f64;
-            let gi = &mut g[t.idx as usize & (CAP - 1)];
-            gi[0] += c * gm;
-            gi[1] += c * ge;
+    let mut x = [0.0f64; BLOCK];
+    let mut de = [[0.0f64; 2]; BLOCK];
+    let mut p0 = r.start;
+    while p0 < r.end {
+        let n = (r.end - p0).min(BLOCK);
+        for (i, xi) in x[..n].iter_mut().enumerate() {
+            *xi = kk * eval_pos(s, p0 + i, w);
         }
+        for i in 0..n {
+            let e = &s.entries[p0 + i];
+            let sig = logistic(x[i]);
+            let d = sig - e.result as f64;
+            sse += d * d;
+            // d/d eval of (sig - r)^2 = 2 (sig - r) sig (1 - sig) K ln10 / 400
+            let f = 2.0 * d * sig * (1.0 - sig) * kk;
+            de[i] = [f * e.rho_mg(), f * e.rho_eg()];
+        }
+        for (i, d) in de[..n].iter().enumerate() {
+            scatter(&s.terms[s.range(p0 + i)], *d, g);
+        }
+        p0 += n;
     }
     sse
+}
+
+/// Adds `coef * d` to the gradient pair of every term.
+#[inline(always)]
+fn scatter(terms: &[Term], d: [f64; 2], g: &mut Dense) {
+    for t in terms {
+        let c = COEF[t.coef as u8 as usize];
+        let gi = &mut g[t.idx as usize];
+        gi[0] += c[0] * d[0];
+        gi[1] += c[1] * d[1];
+    }
 }
 
 /// White-view evals of positions `range` (for K fitting, where the weights do not move).
@@ -234,7 +321,7 @@ mod tests {
         let w = to_dense(&w0).unwrap();
         let k = 1.3;
         let mut g = zero_dense();
-        let l = loss_and_grad(&s, &w, k, 0..s.len(), &mut g);
+        let l = loss_and_grad(&s, &w, k, 0..s.len(), &mut g[..]);
         assert!((l - loss(&s, &w, k, 0..s.len())).abs() < 1e-12);
         let h = 1e-4;
         for i in 0..12 {
@@ -254,11 +341,57 @@ mod tests {
     }
 
     #[test]
+    fn inline_exp_matches_libm() {
+        let mut x: f64 = -745.0;
+        while x < 745.0 {
+            let want = x.clamp(-700.0, 700.0).exp();
+            let got = exp(x);
+            assert!(
+                (got - want).abs() <= 4e-16 * want,
+                "exp({x}) = {got}, libm {want}"
+            );
+            x += 0.0137;
+        }
+        assert_eq!(exp(0.0), 1.0);
+    }
+
+    #[test]
+    fn grouping_sorts_inside_windows_and_keeps_loss_and_gradient() {
+        let s = synthetic(500, 30);
+        let grouped = s.grouped(128);
+        assert_eq!(grouped.len(), s.len());
+        for (wi, win) in (0..s.len()).collect::<Vec<_>>().chunks(128).enumerate() {
+            let lens: Vec<usize> = win.iter().map(|&p| grouped.range(p).len()).collect();
+            assert!(
+                lens.windows(2).all(|l| l[0] <= l[1]),
+                "window {wi}: {lens:?}"
+            );
+            // the same positions, only reordered inside the window
+            let mut a: Vec<_> = win.iter().map(|&p| format!("{:?}", s.coefs(p))).collect();
+            let mut b: Vec<_> = win
+                .iter()
+                .map(|&p| format!("{:?}", grouped.coefs(p)))
+                .collect();
+            a.sort();
+            b.sort();
+            assert_eq!(a, b);
+        }
+        let w = to_dense(&vec![[5.0, -2.0]; 30]).unwrap();
+        let (mut g1, mut g2) = (zero_dense(), zero_dense());
+        let l1 = loss_and_grad(&s, &w, 1.1, 0..s.len(), &mut g1[..30]);
+        let l2 = loss_and_grad(&grouped, &w, 1.1, 0..s.len(), &mut g2[..30]);
+        assert!((l1 - l2).abs() < 1e-12);
+        for i in 0..30 {
+            assert!((g1[i][0] - g2[i][0]).abs() < 1e-12 && (g1[i][1] - g2[i][1]).abs() < 1e-12);
+        }
+    }
+
+    #[test]
     fn parallel_sum_equals_serial_sum() {
         let s = synthetic(1000, 20);
         let w = to_dense(&vec![[7.0, -3.0]; 20]).unwrap();
         let mut g = zero_dense();
-        let l = loss_and_grad(&s, &w, 1.0, 0..s.len(), &mut g);
+        let l = loss_and_grad(&s, &w, 1.0, 0..s.len(), &mut g[..]);
         let mut g1 = zero_dense();
         let sse = grad_chunk(&s, &w, 1.0, 0..s.len(), &mut g1);
         assert!((l - sse / 1000.0).abs() < 1e-12);

@@ -139,7 +139,7 @@ pub fn run(
         let mut start = 0;
         while start < train.len() {
             let end = (start + batch).min(train.len());
-            let l = model::loss_and_grad(train, &w, state.k, start..end, &mut grad);
+            let l = model::loss_and_grad(train, &w, state.k, start..end, &mut grad[..n]);
             sum += l * (end - start) as f64;
             state.adam.step(&mut w[..n], &grad[..n], &cfg.frozen);
             start = end;
