@@ -4,6 +4,7 @@
 use super::history::bonus;
 use super::movepick::{is_tactical, MovePicker};
 use super::score::{Score, DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use super::see::see;
 use super::time::TimeManager;
 use super::tt::Bound;
 use super::{Limits, Reporter, SearchResult, Searcher};
@@ -180,12 +181,28 @@ impl Searcher {
         } else {
             hit.map_or_else(|| self.static_eval(board), |h| h.eval)
         };
+        self.evals[ply] = eval;
+        // Improving: our static eval rose since our previous move, so pruning can be bolder
+        // when it did not.
+        let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
+        let mut node = Node {
+            depth,
+            ply,
+            eval,
+            improving,
+            in_check,
+        };
         if !pv_node && !in_check {
-            if let Some(score) = self.prune_node(board, depth, ply, beta, eval, null_ok) {
+            if let Some(score) = self.prune_node(board, node, beta, null_ok) {
                 return score;
             }
         }
-        self.search_moves(board, depth, ply, alpha, beta, eval, tt_move, in_check)
+        // Without a TT move the ordering is poor here; a shallower search is cheaper and
+        // fills the TT for the next iteration.
+        if self.options.iir && depth >= 4 && tt_move.is_null() {
+            node.depth -= 1;
+        }
+        self.search_moves(board, node, alpha, beta, tt_move)
     }
 
     /// Node-level pruning before any move: reverse futility and null move. `Some(score)` to
@@ -193,17 +210,22 @@ impl Searcher {
     fn prune_node(
         &mut self,
         board: &mut Board,
-        depth: i32,
-        ply: usize,
+        node: Node,
         beta: i32,
-        eval: i32,
         null_ok: bool,
     ) -> Option<i32> {
+        let Node {
+            depth,
+            ply,
+            eval,
+            improving,
+            ..
+        } = node;
         if beta.abs() >= MATE_BOUND {
             return None;
         }
         // Reverse futility: far above beta near the leaves, the opponent will not catch up.
-        if self.options.rfp && depth <= 7 && eval - 80 * depth >= beta {
+        if self.options.rfp && depth <= 7 && eval - 80 * (depth - improving as i32) >= beta {
             return Some(eval);
         }
         // Null move: if passing still fails high, a real move will too (not with only pawns,
@@ -231,18 +253,21 @@ impl Searcher {
     }
 
     /// The move loop of a node: PVS with LMR and futility pruning; stores the result in the TT.
-    #[allow(clippy::too_many_arguments)]
     fn search_moves(
         &mut self,
         board: &mut Board,
-        depth: i32,
-        ply: usize,
+        node: Node,
         mut alpha: i32,
         beta: i32,
-        eval: i32,
         tt_move: Move,
-        in_check: bool,
     ) -> i32 {
+        let Node {
+            depth,
+            ply,
+            eval,
+            in_check,
+            ..
+        } = node;
         let pv_node = beta - alpha > 1;
         let orig_alpha = alpha;
         let us = board.side_to_move();
@@ -264,6 +289,14 @@ impl Searcher {
             let gives_check = board.gives_check(mv);
             if futile && quiet && searched > 0 && !gives_check {
                 continue;
+            }
+            if ply > 0 && best > -MATE_BOUND && !in_check && !gives_check {
+                if self.late_quiet(node, pv_node, quiet, quiets_tried.len()) {
+                    continue;
+                }
+                if self.losing_exchange(board, mv, depth, quiet) {
+                    continue;
+                }
             }
             board.make(mv);
             searched += 1;
@@ -331,6 +364,26 @@ impl Searcher {
         best
     }
 
+    /// Late move pruning: at a shallow non-PV node, once enough quiet moves have failed,
+    /// the rest (ordered after them by history) are very unlikely to do better.
+    fn late_quiet(&self, node: Node, pv_node: bool, quiet: bool, quiets_tried: usize) -> bool {
+        self.options.lmp
+            && quiet
+            && !pv_node
+            && node.depth <= 8
+            && quiets_tried as i32 >= (3 + node.depth * node.depth) / (2 - node.improving as i32)
+    }
+
+    /// SEE pruning: near the leaves, a move that loses material by force (more than the depth
+    /// allows for) is skipped.
+    fn losing_exchange(&self, board: &Board, mv: Move, depth: i32, quiet: bool) -> bool {
+        if !self.options.see_prune || depth > 8 {
+            return false;
+        }
+        let margin = if quiet { -60 * depth } else { -100 * depth };
+        see(board, mv) < margin
+    }
+
     /// A quiet move caused a cut-off: make it a killer, raise its history, lower the history of
     /// the quiet moves tried before it.
     fn reward_quiet(
@@ -369,6 +422,16 @@ impl Searcher {
         }
         board.is_fifty_move_draw() || board.has_insufficient_material()
     }
+}
+
+/// What the move loop needs to know of its node.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    depth: i32,
+    ply: usize,
+    eval: i32,
+    improving: bool,
+    in_check: bool,
 }
 
 /// True if the side to move has a piece other than pawns and king.

@@ -71,6 +71,12 @@ pub struct SearchOptions {
     pub futility: bool,
     /// Extend nodes in check by one ply (UCI `CheckExtension`).
     pub check_extension: bool,
+    /// Late move pruning: skip the late quiet moves of shallow non-PV nodes (UCI `LMP`).
+    pub lmp: bool,
+    /// Static-exchange pruning of losing moves at shallow depth (UCI `SEEPrune`).
+    pub see_prune: bool,
+    /// Internal iterative reduction: one ply less where the TT has no move (UCI `IIR`).
+    pub iir: bool,
     /// Time kept in reserve for the GUI and communication (UCI `Move Overhead`).
     pub move_overhead: Duration,
 }
@@ -83,6 +89,9 @@ impl Default for SearchOptions {
             rfp: true,
             futility: true,
             check_extension: true,
+            lmp: true,
+            see_prune: true,
+            iir: true,
             move_overhead: Duration::from_millis(25),
         }
     }
@@ -90,8 +99,16 @@ impl Default for SearchOptions {
 
 impl SearchOptions {
     /// The names of the boolean feature switches, as UCI options.
-    pub const FEATURES: [&'static str; 5] =
-        ["NullMove", "LMR", "RFP", "Futility", "CheckExtension"];
+    pub const FEATURES: [&'static str; 8] = [
+        "NullMove",
+        "LMR",
+        "RFP",
+        "Futility",
+        "CheckExtension",
+        "LMP",
+        "SEEPrune",
+        "IIR",
+    ];
 
     /// Turn a feature on or off by its UCI name (case-insensitive); false if no such feature.
     pub fn set_feature(&mut self, name: &str, on: bool) -> bool {
@@ -101,6 +118,9 @@ impl SearchOptions {
             "rfp" => &mut self.rfp,
             "futility" => &mut self.futility,
             "checkextension" => &mut self.check_extension,
+            "lmp" => &mut self.lmp,
+            "seeprune" => &mut self.see_prune,
+            "iir" => &mut self.iir,
             _ => return false,
         };
         *slot = on;
@@ -126,6 +146,8 @@ pub struct Searcher {
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     keys: [u64; MAX_PLY + 1],
+    /// Static eval of each ply on the current path (`-INFINITY` when in check).
+    evals: [i32; MAX_PLY + 1],
 }
 
 impl Searcher {
@@ -147,6 +169,7 @@ impl Searcher {
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             keys: [0; MAX_PLY + 1],
+            evals: [0; MAX_PLY + 1],
         }
     }
 
