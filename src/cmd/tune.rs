@@ -110,30 +110,41 @@ impl Progress for Bar {
     }
 }
 
-/// Loads every dataset file, holds out the validation tail, shuffles the rest, traces both.
+/// Loads every dataset file in two streaming passes (count, then trace), so the text of the
+/// positions is never all in memory at once: the validation set is the last `--valid` fraction
+/// in file order, the rest is traced a window at a time into the packed store.
 fn load(args: &Args) -> anyhow::Result<(Store, Store)> {
-    let mut records = Vec::new();
+    let mut total = 0usize;
     for path in &args.data {
-        let l = dataset::read_file(path, args.skip_bad)?;
-        eprintln!(
-            "{}: {} positions{}",
-            path.display(),
-            l.records.len(),
-            skipped_note(l.skipped)
-        );
-        records.extend(l.records);
+        let mut n = 0usize;
+        let skipped = dataset::for_each_in_file(path, args.skip_bad, |_| n += 1)?;
+        eprintln!("{}: {n} positions{}", path.display(), skipped_note(skipped));
+        total += n;
     }
-    anyhow::ensure!(!records.is_empty(), "no positions to tune on");
-    let n_valid = (records.len() as f64 * args.valid).round() as usize;
-    let valid_records = records.split_off(records.len() - n_valid);
-    Rng::new(args.seed).shuffle(&mut records);
-    let t = Instant::now();
+    anyhow::ensure!(total > 0, "no positions to tune on");
+    let n_train = total - (total as f64 * args.valid).round() as usize;
     // A mini-batch's gradient does not depend on the order inside it, so sorting the positions
     // by term count inside each batch (or each 65,536 positions for full batches, where order
     // does not matter at all) changes no result, only the speed; see `Store::grouped`.
     let window = if args.batch == 0 { 1 << 16 } else { args.batch };
-    let train = trace_all(records, args.qsearch, window);
-    let valid = trace_all(valid_records, args.qsearch, window);
+    let t = Instant::now();
+    let (mut train, mut valid) = (Tracer::new(args, window), Tracer::new(args, window));
+    let mut i = 0usize;
+    for path in &args.data {
+        dataset::for_each_in_file(path, args.skip_bad, |r| {
+            if i < n_train {
+                train.add(r);
+            } else {
+                valid.add(r);
+            }
+            i += 1;
+        })?;
+    }
+    let (mut train, valid) = (train.finish(), valid.finish());
+    if args.batch > 0 {
+        // mini-batches must not follow the file's order (a batch would be a few games)
+        train = train.shuffled(&mut Rng::new(args.seed), window);
+    }
     eprintln!(
         "traced {} positions in {:.1}s, {} terms, {:.0} bytes/position",
         train.len() + valid.len(),
@@ -144,31 +155,54 @@ fn load(args: &Args) -> anyhow::Result<(Store, Store)> {
     Ok((train, valid))
 }
 
-/// Traces records, reporting the ones the engine rejects, each window of `window` positions
-/// sorted by term count. Consumes the records a window at a time, so their text is freed as
-/// the packed store grows.
-fn trace_all(records: Vec<dataset::Record>, qsearch: bool, window: usize) -> Store {
-    let mut store = Store::new();
-    let (mut rejected, mut examples) = (0, Vec::new());
-    let mut rest = records.into_iter();
-    loop {
-        let chunk: Vec<dataset::Record> = rest.by_ref().take(window).collect();
-        if chunk.is_empty() {
-            break;
-        }
-        let built = coefs::build(&chunk, qsearch);
-        drop(chunk);
-        store.extend(&built.store.grouped(window));
-        rejected += built.rejected;
-        examples.extend(built.examples);
-    }
-    if rejected > 0 {
-        eprintln!("{rejected} positions rejected, e.g.:");
-        for e in examples.iter().take(5) {
-            eprintln!("  {e}");
+/// Traces records as they stream in, a window at a time, each window sorted by term count;
+/// reports the positions the engine rejects.
+struct Tracer {
+    qsearch: bool,
+    window: usize,
+    pending: Vec<dataset::Record>,
+    store: Store,
+    rejected: usize,
+    examples: Vec<String>,
+}
+
+impl Tracer {
+    fn new(args: &Args, window: usize) -> Tracer {
+        Tracer {
+            qsearch: args.qsearch,
+            window,
+            pending: Vec::new(),
+            store: Store::new(),
+            rejected: 0,
+            examples: Vec::new(),
         }
     }
-    store
+
+    fn add(&mut self, r: dataset::Record) {
+        self.pending.push(r);
+        if self.pending.len() >= self.window {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        let built = coefs::build(&self.pending, self.qsearch);
+        self.pending.clear();
+        self.store.extend(&built.store.grouped(self.window));
+        self.rejected += built.rejected;
+        self.examples.extend(built.examples);
+    }
+
+    fn finish(mut self) -> Store {
+        self.flush();
+        if self.rejected > 0 {
+            eprintln!("{} positions rejected, e.g.:", self.rejected);
+            for e in self.examples.iter().take(5) {
+                eprintln!("  {e}");
+            }
+        }
+        self.store
+    }
 }
 
 fn skipped_note(n: usize) -> String {

@@ -162,18 +162,42 @@ pub struct Loaded {
 /// Reads a dataset file. Blank lines, `#` comments and a CSV header `fen,result,score` are ignored.
 /// A malformed line is an error unless `skip_bad`, in which case it is counted in [`Loaded::skipped`].
 pub fn read_file(path: &Path, skip_bad: bool) -> Result<Loaded, DatasetError> {
-    let err = |line, cause: String| DatasetError {
+    let mut out = Loaded::default();
+    out.skipped = for_each_in_file(path, skip_bad, |r| out.records.push(r))?;
+    Ok(out)
+}
+
+/// Streams a dataset file: `f` gets each record in file order, and nothing is kept, so a file
+/// far larger than memory can be read. Returns the number of malformed lines skipped.
+pub fn for_each_in_file(
+    path: &Path,
+    skip_bad: bool,
+    f: impl FnMut(Record),
+) -> Result<usize, DatasetError> {
+    let file = File::open(path).map_err(|e| DatasetError {
         file: path.to_path_buf(),
-        line,
-        cause,
-    };
-    let file = File::open(path).map_err(|e| err(0, e.to_string()))?;
-    read_lines(BufReader::new(file), path, skip_bad)
+        line: 0,
+        cause: e.to_string(),
+    })?;
+    for_each_line(BufReader::new(file), path, skip_bad, f)
 }
 
 /// Reads dataset lines from any reader; `path` is only used in error messages.
+#[cfg(test)]
 pub fn read_lines<R: BufRead>(r: R, path: &Path, skip_bad: bool) -> Result<Loaded, DatasetError> {
     let mut out = Loaded::default();
+    out.skipped = for_each_line(r, path, skip_bad, |rec| out.records.push(rec))?;
+    Ok(out)
+}
+
+/// The streaming reader behind the others: `f` gets each record; returns the lines skipped.
+fn for_each_line<R: BufRead>(
+    r: R,
+    path: &Path,
+    skip_bad: bool,
+    mut f: impl FnMut(Record),
+) -> Result<usize, DatasetError> {
+    let mut skipped = 0;
     for (i, line) in r.lines().enumerate() {
         let lineno = i + 1;
         let line = line.map_err(|e| DatasetError {
@@ -186,8 +210,8 @@ pub fn read_lines<R: BufRead>(r: R, path: &Path, skip_bad: bool) -> Result<Loade
             continue;
         }
         match parse_line(t) {
-            Ok(rec) => out.records.push(rec),
-            Err(_) if skip_bad => out.skipped += 1,
+            Ok(rec) => f(rec),
+            Err(_) if skip_bad => skipped += 1,
             Err(cause) => {
                 return Err(DatasetError {
                     file: path.to_path_buf(),
@@ -197,7 +221,7 @@ pub fn read_lines<R: BufRead>(r: R, path: &Path, skip_bad: bool) -> Result<Loade
             }
         }
     }
-    Ok(out)
+    Ok(skipped)
 }
 
 /// Formats a record as a CSV line `fen,result,score` (the format datagen and extract write).

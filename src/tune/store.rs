@@ -182,7 +182,17 @@ impl Store {
     /// gradient); sorted, the branch predictor sees long runs of equal counts. Measured on
     /// 200,000 self-play positions: 17.8 M positions/s sorted against 14.3 M in file order.
     pub fn grouped(&self, window: usize) -> Store {
+        self.reordered((0..self.len()).collect(), window)
+    }
+
+    /// The same positions in random order, then grouped as in [`Store::grouped`].
+    pub fn shuffled(&self, rng: &mut super::rng::Rng, window: usize) -> Store {
         let mut order: Vec<usize> = (0..self.len()).collect();
+        rng.shuffle(&mut order);
+        self.reordered(order, window)
+    }
+
+    fn reordered(&self, mut order: Vec<usize>, window: usize) -> Store {
         for w in order.chunks_mut(window.max(1)) {
             w.sort_by_key(|&p| self.range(p).len());
         }
