@@ -259,7 +259,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             .terms
             .iter()
             .chain(&valid.terms)
-            .all(|t| (t.idx as usize) < n),
+            .all(|t| (t.idx() as usize) < n),
         "the trace uses a parameter index beyond Params::len() = {n}"
     );
     let init = match args.init {

@@ -2,21 +2,20 @@
 //! `mean (result - sigmoid(K * eval / 400))^2` with `sigmoid(x) = 1 / (1 + 10^-x)`, and its
 //! gradient, summed in parallel with rayon (one dense gradient buffer per chunk, then reduced).
 
-use super::store::{Store, Term};
+use super::store::{Store, Term, MAX_PARAMS};
 use rayon::prelude::*;
 use std::ops::Range;
 
-/// Capacity of the dense weight and gradient arrays: the whole `u16` index space, so indexing
-/// with a stored index needs neither a mask nor a bounds check in the hot loop. Only the first
-/// [`Store::width`] entries are ever touched (the rest are zero pages the OS never maps).
-pub const CAP: usize = 1 << 16;
+/// Capacity of the dense weight and gradient arrays, in parameters.
+pub const CAP: usize = MAX_PARAMS;
 
-/// Dense (mg, eg) array indexed by parameter.
-pub type Dense = [[f64; 2]; CAP];
+/// Dense (mg, eg) array indexed by parameter, one pair of padding past [`CAP`]: 65,552 bytes,
+/// so 16 bytes at any `u16` byte offset ([`Term::off`]) lie inside it (see [`pair_at`]).
+pub type Dense = [[f64; 2]; CAP + 1];
 
 /// A zeroed dense array on the heap (`calloc`: pages are zeroed lazily, when first touched).
 pub fn zero_dense() -> Box<Dense> {
-    vec![[0.0; 2]; CAP]
+    vec![[0.0; 2]; CAP + 1]
         .into_boxed_slice()
         .try_into()
         .expect("CAP elements")
@@ -115,10 +114,40 @@ static COEF: [[f64; 2]; 256] = {
     t
 };
 
+/// The (mg, eg) pair at byte offset `off` of `d`.
+#[inline(always)]
+fn pair_at(d: &Dense, off: u16) -> [f64; 2] {
+    // SAFETY: `Dense` is 16 * (CAP + 1) = 65,552 bytes and `off` is at most 65,535, so the 16
+    // bytes read lie inside it; the read is unaligned, so any offset is sound (stored offsets
+    // are multiples of 16, where this is the pair of parameter `off / 16`).
+    unsafe {
+        d.as_ptr()
+            .cast::<u8>()
+            .add(off as usize)
+            .cast::<[f64; 2]>()
+            .read_unaligned()
+    }
+}
+
+/// Adds `v` to the (mg, eg) pair at byte offset `off` of `d`.
+#[inline(always)]
+fn add_at(d: &mut Dense, off: u16, v: [f64; 2]) {
+    // SAFETY: as in `pair_at`: 16 bytes at any u16 offset lie inside the 65,552-byte array.
+    unsafe {
+        let p = d
+            .as_mut_ptr()
+            .cast::<u8>()
+            .add(off as usize)
+            .cast::<[f64; 2]>();
+        let x = p.read_unaligned();
+        p.write_unaligned([x[0] + v[0], x[1] + v[1]]);
+    }
+}
+
 /// `coef * w[idx]` as an (mg, eg) pair.
 #[inline(always)]
 fn product(t: Term, w: &Dense) -> [f64; 2] {
-    let wi = w[t.idx as usize];
+    let wi = pair_at(w, t.off);
     let c = COEF[t.coef as u8 as usize];
     [c[0] * wi[0], c[1] * wi[1]]
 }
@@ -249,9 +278,7 @@ fn grad_chunk(s: &Store, w: &Dense, k: f64, r: Range<usize>, g: &mut Dense) -> f
 fn scatter(terms: &[Term], d: [f64; 2], g: &mut Dense) {
     for t in terms {
         let c = COEF[t.coef as u8 as usize];
-        let gi = &mut g[t.idx as usize];
-        gi[0] += c[0] * d[0];
-        gi[1] += c[1] * d[1];
+        add_at(g, t.off, [c[0] * d[0], c[1] * d[1]]);
     }
 }
 

@@ -54,14 +54,27 @@ impl Entry {
     }
 }
 
-/// One stored term: parameter index and coefficient, 3 bytes (packed: one stream to read).
+/// Largest number of parameters the store can index (byte offsets of 16-byte pairs fit a `u16`).
+pub const MAX_PARAMS: usize = 4096;
+
+/// One stored term: parameter and coefficient, 3 bytes (packed: one stream to read).
 #[repr(C, packed)]
 #[derive(Clone, Copy, Debug)]
 pub struct Term {
-    /// Parameter index.
-    pub idx: u16,
+    /// Byte offset of the parameter's (mg, eg) f64 pair in a dense array: `16 * index`.
+    /// Stored ready to add to a pointer, because the tuner's kernel is bound by instructions
+    /// per term and the shift would be two of them (gather and scatter) for every term.
+    pub off: u16,
     /// Coefficient (a part of it when the whole does not fit an i8).
     pub coef: i8,
+}
+
+impl Term {
+    /// The parameter index.
+    #[inline]
+    pub fn idx(self) -> u16 {
+        self.off / 16
+    }
 }
 
 /// All positions' coefficients, compact.
@@ -100,6 +113,11 @@ impl Store {
             return Err(format!("scale {} outside 0..={SCALE_MAX}", c.scale));
         }
         let fixed = i16::try_from(c.fixed).map_err(|_| format!("fixed {} too large", c.fixed))?;
+        if let Some(&(i, _)) = c.terms.iter().find(|t| t.0 as usize >= MAX_PARAMS) {
+            return Err(format!(
+                "parameter index {i} beyond the store's {MAX_PARAMS}"
+            ));
+        }
         let start = u32::try_from(self.terms.len()).map_err(|_| "too many terms".to_string())?;
         self.entries.push(Entry {
             start,
@@ -114,7 +132,7 @@ impl Store {
             while v != 0 {
                 let part = v.clamp(-127, 127);
                 self.terms.push(Term {
-                    idx: i,
+                    off: i * 16,
                     coef: part as i8,
                 });
                 v -= part;
@@ -145,7 +163,7 @@ impl Store {
         let e = self.entries[p];
         let mut terms: Vec<(u16, i16)> = Vec::new();
         for t in &self.terms[self.range(p)] {
-            let (i, c) = (t.idx, t.coef as i16);
+            let (i, c) = (t.idx(), t.coef as i16);
             match terms.last_mut() {
                 Some(last) if last.0 == i => last.1 += c,
                 _ => terms.push((i, c)),
@@ -280,6 +298,17 @@ mod tests {
                     scale: 1,
                     fixed: 40000,
                     terms: vec![]
+                },
+                1.0
+            )
+            .is_err());
+        assert!(s
+            .push(
+                &Coefs {
+                    phase: 2,
+                    scale: 1,
+                    fixed: 0,
+                    terms: vec![(4095, 1), (4096, 1)]
                 },
                 1.0
             )
