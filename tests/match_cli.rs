@@ -212,6 +212,55 @@ fn sprt_stops_with_h0_and_draws_the_chart() {
 }
 
 #[test]
+fn a_killed_sprt_resumes_with_its_own_bounds() {
+    let dir = temp_dir("sprt-resume");
+    let results = dir.join("s.json");
+    let mut args = words(&format!(
+        "sprt --engine cmd={FAULTY} name=weak ARGS --engine cmd={FAULTY} name=strong --each tc=5+0.05 \
+         --concurrency 2 --quiet --recover --elo0 0 --elo1 10 --model logistic --results {} --plot {}",
+        results.display(),
+        dir.join("s.svg").display()
+    ));
+    let i = args.iter().position(|a| a == "ARGS").unwrap();
+    args[i] = "args=--illegal-rate 10".into();
+    let mut child = Command::new(HARNESS)
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while journal(&results).len() < 4 {
+        assert!(start.elapsed() < Duration::from_secs(60), "no progress");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = journal(&results).len();
+
+    let out = harness(&words(&format!(
+        "sprt --resume {} --quiet",
+        results.display()
+    )));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "H0 accepted: {stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // the stored logistic [0, 10] bounds, not the defaults (normalized [0, 5])
+    assert!(stdout.contains("[0.00, 10.00]"), "{stdout}");
+    let games = journal(&results);
+    assert!(games.len() > before);
+    let mut ids: Vec<u64> = games.iter().map(|g| g["id"].as_u64().unwrap()).collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), games.len(), "no game twice");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn bad_command_lines_fail_with_clear_errors() {
     let out = harness(&words(
         "match --engine cmd=/no/such/engine --engine cmd=/no/such/engine --each tc=1",

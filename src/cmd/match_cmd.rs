@@ -127,18 +127,36 @@ pub fn build_config(
     default_rounds: Option<u32>,
 ) -> anyhow::Result<MatchConfig> {
     if let Some(path) = &args.resume {
-        let stored = ResultsFile::load(path).map_err(anyhow::Error::msg)?;
-        let mut old = Stored::try_parse_from(&stored.args)
+        let words = stored_words(path)?;
+        let old = Stored::try_parse_from(&words)
             .with_context(|| format!("{}: the stored arguments do not parse", path.display()))?
             .args;
-        old.resume = None;
-        old.results = Some(path.clone());
-        old.quiet = args.quiet;
-        let mut cfg = config_from(old, kind, default_rounds, stored.args)?;
-        cfg.resume = true;
-        return Ok(cfg);
+        return resumed_config(old, &args, kind, default_rounds, words);
     }
     config_from(args, kind, default_rounds, own_words())
+}
+
+/// The command-line words stored in a results file.
+pub fn stored_words(path: &std::path::Path) -> anyhow::Result<Vec<String>> {
+    Ok(ResultsFile::load(path).map_err(anyhow::Error::msg)?.args)
+}
+
+/// The configuration of an interrupted run, from its stored arguments `old` (parsed by the
+/// subcommand that made them, so `sprt` can keep its own options) and stored `words`; `now`
+/// are the arguments of the resuming call (its `--resume` file and `--quiet`).
+pub fn resumed_config(
+    mut old: Args,
+    now: &Args,
+    kind: &str,
+    default_rounds: Option<u32>,
+    words: Vec<String>,
+) -> anyhow::Result<MatchConfig> {
+    old.resume = None;
+    old.results = now.resume.clone();
+    old.quiet = now.quiet;
+    let mut cfg = config_from(old, kind, default_rounds, words)?;
+    cfg.resume = true;
+    Ok(cfg)
 }
 
 fn config_from(

@@ -3,6 +3,8 @@
 use super::match_cmd::{self, build_config, check_two_engines, print_final};
 use crate::stats::{chart::sprt_chart, Decision, Model, Sprt};
 use crate::tournament::run_match;
+use anyhow::Context;
+use clap::Parser;
 use std::path::PathBuf;
 
 /// Options of this subcommand: the match options plus the test.
@@ -30,12 +32,45 @@ pub struct Args {
     plot: PathBuf,
 }
 
+/// Re-parses stored `sprt` command-line words (for `--resume`: the bounds come back too).
+#[derive(Parser, Debug)]
+#[command(no_binary_name = true)]
+struct Stored {
+    #[command(flatten)]
+    args: Args,
+}
+
 /// Runs the SPRT. Exit code: 0 = H1 accepted (dev is better), 1 = H0 accepted, 3 = no decision
 /// within the games allowed (or the match stopped on an engine failure).
 pub fn run(args: Args) -> anyhow::Result<i32> {
+    let (args, mut cfg) = match &args.match_args.resume {
+        Some(path) => {
+            let words = match_cmd::stored_words(path)?;
+            let old = Stored::try_parse_from(&words)
+                .with_context(|| format!("{}: the stored arguments do not parse", path.display()))?
+                .args;
+            let cfg = match_cmd::resumed_config(
+                old.match_args,
+                &args.match_args,
+                "sprt",
+                Some(100_000),
+                words,
+            )?;
+            (
+                Args {
+                    match_args: args.match_args,
+                    ..old
+                },
+                cfg,
+            )
+        }
+        None => {
+            let cfg = build_config(args.match_args.clone(), "sprt", Some(100_000))?;
+            (args, cfg)
+        }
+    };
     let sprt = Sprt::new(args.elo0, args.elo1, args.alpha, args.beta, args.model)
         .map_err(anyhow::Error::msg)?;
-    let mut cfg = build_config(args.match_args, "sprt", Some(100_000))?;
     check_two_engines(&cfg)?;
     cfg.sprt = Some(sprt);
     let start = std::time::Instant::now();
