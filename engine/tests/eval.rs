@@ -341,6 +341,20 @@ fn params_file_round_trip() {
 fn bad_params_files_give_errors_naming_file_and_cause() {
     let good = Params::default().to_json();
     let first = Params::name(0);
+    // the first weight as the file writes it, e.g. `[82, 94]`
+    let pair = {
+        let line = good
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("\"{first}\"")))
+            .expect("first weight in the file");
+        line[line.find('[').unwrap()..=line.find(']').unwrap()].to_string()
+    };
+    let bad_mg = pair
+        .replacen(']', "", 1)
+        .split(',')
+        .next()
+        .unwrap()
+        .to_string();
     let cases: Vec<(&str, String, &str)> = vec![
         ("syntax", "{ not json".to_string(), "line 1"),
         ("format", good.replace("sable-eval", "other"), "format"),
@@ -351,7 +365,7 @@ fn bad_params_files_give_errors_naming_file_and_cause() {
         ),
         (
             "missing",
-            good.replace(&format!("    \"{first}\": [82, 94],\n"), ""),
+            good.replace(&format!("    \"{first}\": {pair},\n"), ""),
             "missing",
         ),
         (
@@ -359,8 +373,16 @@ fn bad_params_files_give_errors_naming_file_and_cause() {
             good.replace("\"tempo\"", "\"tempo2\""),
             "unknown",
         ),
-        ("range", good.replace("[82, 94]", "[82, 99999]"), "outside"),
-        ("shape", good.replace("[82, 94]", "[82]"), "expected"),
+        (
+            "range",
+            good.replace(&pair, &format!("{bad_mg}, 99999]")),
+            "outside",
+        ),
+        (
+            "shape",
+            good.replace(&pair, &format!("{bad_mg}]")),
+            "expected",
+        ),
     ];
     for (name, text, cause) in cases {
         let path = temp_file(&format!("{name}.json"));

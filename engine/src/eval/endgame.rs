@@ -88,7 +88,7 @@ fn opposite_bishops_only(v: &View) -> bool {
 }
 
 /// Centipawns per step of the lone king's distance from the centre (or the right corner).
-const MOP_EDGE: i32 = 20;
+const MOP_EDGE: i32 = 40;
 /// Centipawns per step the attacking king is closer to the lone king.
 const MOP_KINGS: i32 = 10;
 /// Light squares (b1, a2, ...): bit set where file + rank is odd.
