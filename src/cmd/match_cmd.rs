@@ -296,7 +296,8 @@ fn own_cpu_seconds() -> Option<f64> {
 /// Games per minute and the runner's own CPU time.
 pub fn print_speed(o: &MatchOutcome, wall: std::time::Duration) {
     let wall = wall.as_secs_f64().max(1e-9);
-    let played = o.games as f64;
+    // games loaded by --resume were played by an earlier run, not in this wall time
+    let played = (o.games - o.resumed) as f64;
     print!("Wall {wall:.1} s, {:.1} games/min", played * 60.0 / wall);
     if let Some(cpu) = own_cpu_seconds() {
         let per_game = if played > 0.0 {

@@ -152,6 +152,8 @@ pub struct MatchOutcome {
     pub pairings: Vec<PairingResult>,
     /// Games finished (including those loaded by resume).
     pub games: u64,
+    /// Of those, games loaded from the journal by resume (not played by this run).
+    pub resumed: u64,
     /// Games scheduled in all.
     pub scheduled: u64,
     /// Faults per engine index.

@@ -45,6 +45,7 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
                 })
                 .collect(),
             games: 0,
+            resumed: 0,
             scheduled: jobs.len() as u64,
             faults: vec![FaultCounts::default(); names.len()],
             decision: None,
@@ -78,6 +79,7 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
         for entry in read_journal(&journal_path(path)).map_err(anyhow::Error::msg)? {
             if done.insert(entry.id) {
                 state.apply(cfg, &entry);
+                state.outcome.resumed += 1;
             }
         }
     }
