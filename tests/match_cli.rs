@@ -131,6 +131,28 @@ fn match_writes_pgn_that_reads_back_and_json_results() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Runs the harness with `args` and kills it once its journal beside `results` holds `games`
+/// games (it must still be running then).
+fn kill_after(args: &[String], results: &Path, games: usize) {
+    let mut child = Command::new(HARNESS)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while journal(results).len() < games {
+        assert!(start.elapsed() < Duration::from_secs(60), "no progress");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "finished before it could be killed"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
 #[test]
 fn a_killed_match_resumes_without_losing_or_repeating_games() {
     let dir = temp_dir("resume");
@@ -143,23 +165,7 @@ fn a_killed_match_resumes_without_losing_or_repeating_games() {
     let mut args = args;
     let i = args.iter().position(|a| a == "args=--move-ms").unwrap();
     args[i] = "args=--move-ms 1".into();
-    let mut child = Command::new(HARNESS)
-        .args(&args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while journal(&results).len() < 5 {
-        assert!(start.elapsed() < Duration::from_secs(60), "no progress");
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "finished before it could be killed"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    kill_after(&args, &results, 5);
     let before = journal(&results).len();
     assert!(before < 80, "killed early");
 
@@ -223,19 +229,7 @@ fn a_killed_sprt_resumes_with_its_own_bounds() {
     ));
     let i = args.iter().position(|a| a == "ARGS").unwrap();
     args[i] = "args=--illegal-rate 10".into();
-    let mut child = Command::new(HARNESS)
-        .args(&args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while journal(&results).len() < 4 {
-        assert!(start.elapsed() < Duration::from_secs(60), "no progress");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    kill_after(&args, &results, 4);
     let before = journal(&results).len();
 
     let out = harness(&words(&format!(

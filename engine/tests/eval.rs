@@ -349,12 +349,7 @@ fn bad_params_files_give_errors_naming_file_and_cause() {
             .expect("first weight in the file");
         line[line.find('[').unwrap()..=line.find(']').unwrap()].to_string()
     };
-    let bad_mg = pair
-        .replacen(']', "", 1)
-        .split(',')
-        .next()
-        .unwrap()
-        .to_string();
+    let bad_mg = &pair[..pair.find(',').unwrap()]; // "[mg"
     let cases: Vec<(&str, String, &str)> = vec![
         ("syntax", "{ not json".to_string(), "line 1"),
         ("format", good.replace("sable-eval", "other"), "format"),

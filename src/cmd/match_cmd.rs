@@ -127,18 +127,19 @@ pub fn build_config(
     default_rounds: Option<u32>,
 ) -> anyhow::Result<MatchConfig> {
     if let Some(path) = &args.resume {
-        let words = stored_words(path)?;
-        let old = Stored::try_parse_from(&words)
-            .with_context(|| format!("{}: the stored arguments do not parse", path.display()))?
-            .args;
-        return resumed_config(old, &args, kind, default_rounds, words);
+        let (old, words) = parse_stored::<Stored>(path)?;
+        return resumed_config(old.args, &args, kind, default_rounds, words);
     }
     config_from(args, kind, default_rounds, own_words())
 }
 
-/// The command-line words stored in a results file.
-pub fn stored_words(path: &std::path::Path) -> anyhow::Result<Vec<String>> {
-    Ok(ResultsFile::load(path).map_err(anyhow::Error::msg)?.args)
+/// The command-line words stored in a results file, parsed by the subcommand's own parser `P`
+/// (so `sprt` gets its bounds back), and the words themselves.
+pub fn parse_stored<P: Parser>(path: &std::path::Path) -> anyhow::Result<(P, Vec<String>)> {
+    let words = ResultsFile::load(path).map_err(anyhow::Error::msg)?.args;
+    let parsed = P::try_parse_from(&words)
+        .with_context(|| format!("{}: the stored arguments do not parse", path.display()))?;
+    Ok((parsed, words))
 }
 
 /// The configuration of an interrupted run, from its stored arguments `old` (parsed by the

@@ -3,7 +3,6 @@
 use super::match_cmd::{self, build_config, check_two_engines, print_final};
 use crate::stats::{chart::sprt_chart, Decision, Model, Sprt};
 use crate::tournament::run_match;
-use anyhow::Context;
 use clap::Parser;
 use std::path::PathBuf;
 
@@ -45,10 +44,8 @@ struct Stored {
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let (args, mut cfg) = match &args.match_args.resume {
         Some(path) => {
-            let words = match_cmd::stored_words(path)?;
-            let old = Stored::try_parse_from(&words)
-                .with_context(|| format!("{}: the stored arguments do not parse", path.display()))?
-                .args;
+            let (old, words) = match_cmd::parse_stored::<Stored>(path)?;
+            let old = old.args;
             let cfg = match_cmd::resumed_config(
                 old.match_args,
                 &args.match_args,

@@ -223,12 +223,16 @@ impl Store {
     }
 
     /// Appends every position of `other`.
+    /// Appends every position of `other` as stored (its terms are already packed, so they are
+    /// copied, not unpacked and packed again).
     pub fn extend(&mut self, other: &Store) {
-        for p in 0..other.len() {
-            let c = other.coefs(p);
-            self.push(&c, other.entries[p].result as f64)
-                .expect("stored entries are in range");
-        }
+        let base = u32::try_from(self.terms.len()).expect("fewer than 2^32 terms");
+        self.entries.extend(other.entries.iter().map(|e| Entry {
+            start: base.checked_add(e.start).expect("fewer than 2^32 terms"),
+            ..*e
+        }));
+        self.terms.extend_from_slice(&other.terms);
+        self.width = self.width.max(other.width);
     }
 }
 

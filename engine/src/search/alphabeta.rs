@@ -294,7 +294,7 @@ impl Searcher {
                 if self.late_quiet(node, pv_node, quiet, quiets_tried.len()) {
                     continue;
                 }
-                if self.losing_exchange(board, mv, depth, quiet) {
+                if !picker.last_had_good_see() && self.losing_exchange(board, mv, depth, quiet) {
                     continue;
                 }
             }

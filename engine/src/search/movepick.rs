@@ -91,6 +91,12 @@ impl MovePicker {
         Some(mv)
     }
 
+    /// True when the move just returned came from the good captures, whose static exchange the
+    /// picker has already found to be >= 0 (so the search need not compute it again).
+    pub fn last_had_good_see(&self) -> bool {
+        self.stage == Stage::GoodCaptures
+    }
+
     fn is_killer_ok(&self, board: &Board, k: Move) -> bool {
         !k.is_null()
             && k != self.tt_move
