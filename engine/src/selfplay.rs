@@ -221,7 +221,7 @@ pub fn run(cfg: &Config) -> Tally {
 
 const USAGE: &str = "usage: sable selfplay [--nodes N (5000)] [--games G (100)] \
 [--without F[,F..]] [--threads T (1)] [--seed S (1)] [--opening-plies P (8)] \
-[--max-plies P (300)] [--hash MB (4)]\n  features: NullMove, LMR, RFP, Futility, CheckExtension, LMP, SEEPrune, IIR";
+[--max-plies P (300)] [--hash MB (4)]\n  features: NullMove, LMR, RFP, Futility, CheckExtension, LMP, SEEPrune, IIR, Singular, CounterMove";
 
 /// Parse `sable selfplay` arguments.
 pub fn parse_args(args: &[String]) -> Result<Config, String> {

@@ -255,6 +255,58 @@ fn terms_detect_their_features() {
 }
 
 #[test]
+fn threat_safety_and_outpost_terms_detect_their_features() {
+    // e4 attacks the d5 knight; nothing else attacks anything.
+    let fen = "4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1";
+    assert_eq!(coef(fen, "threat.minor_by_pawn"), 1);
+    assert_eq!(coef(fen, "threat.weak_pawn"), 0);
+    // Nd2 attacks the c4 rook.
+    assert_eq!(
+        coef("4k3/8/8/8/2r5/8/3N4/4K3 w - - 0 1", "threat.rook_by_lesser"),
+        1
+    );
+    // Rd1 attacks the d5 queen (which attacks the rook back, but it is not a lesser piece).
+    let fen = "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1";
+    assert_eq!(coef(fen, "threat.queen"), 1);
+    assert_eq!(coef(fen, "threat.rook_by_lesser"), 0);
+    // e3-e4 would attack the d5 knight, and e4 is safe; the knight attacks the bare e3 pawn.
+    let fen = "4k3/8/8/3n4/8/4P3/8/4K3 w - - 0 1";
+    assert_eq!(coef(fen, "threat.pawn_push"), 1);
+    assert_eq!(coef(fen, "threat.weak_pawn"), -1);
+    // Qd1 can check the g8 king safely from d8, d5, b3 and g4: 3 units, bucket 3 for White;
+    // Black (a7 pawn, so not a bare king) attacks nothing: bucket 0.
+    let fen = "6k1/p7/8/8/8/8/8/3QK3 w - - 0 1";
+    assert_eq!(coef(fen, "king.safe_check.queen"), 4);
+    assert_eq!(coef(fen, "king.danger.3"), 1);
+    assert_eq!(coef(fen, "king.danger.0"), -1);
+    // A knight on d5 defended by c4 is an outpost, unless an enemy pawn can still chase it.
+    assert_eq!(
+        coef("4k3/8/8/3N4/2P5/8/8/4K3 w - - 0 1", "pieces.outpost.knight"),
+        1
+    );
+    assert_eq!(
+        coef(
+            "4k3/4p3/8/3N4/2P5/8/8/4K3 w - - 0 1",
+            "pieces.outpost.knight"
+        ),
+        0
+    );
+    // A passed e5 pawn: blocked by a bishop on e6, or free with e6 empty and unattacked.
+    assert_eq!(
+        coef("4k3/8/4b3/4P3/8/8/8/4K3 w - - 0 1", "passed.blocked.rank5"),
+        1
+    );
+    let fen = "4k3/8/8/4P3/8/8/8/K7 w - - 0 1";
+    assert_eq!(coef(fen, "passed.free.rank5"), 1);
+    assert_eq!(coef(fen, "passed.blocked.rank5"), 0);
+    // d3 has its only neighbour (c4) ahead, and e5 guards its stop square d4.
+    assert_eq!(
+        coef("4k3/8/8/4p3/2P5/3P4/8/4K3 w - - 0 1", "pawns.backward"),
+        1
+    );
+}
+
+#[test]
 fn lone_king_is_driven_to_the_edge_and_the_kings_approach() {
     // KQK and KRK, Black to move (so a check is legal): the defending king nearer the
     // edge and corner, and the attacking king nearer to it, are better for White.
@@ -313,6 +365,22 @@ fn drawish_material_is_scaled_down() {
         SCALE_MAX
     );
     assert!(eval_fen("8/8/4k3/8/8/3RK3/8/8 w - - 0 1") > 400);
+    // Rook pawn and the bishop that does not cover a8, with the black king in the corner: a
+    // dead draw. The right bishop (d1, light like a8) keeps the win; so does the wrong one
+    // when the defending king is far away.
+    let wrong = "k7/8/8/8/P7/8/8/2B3K1 w - - 0 1";
+    assert_eq!(trace(&board(wrong)).scale, 0);
+    assert!(eval_fen(wrong).abs() < 50, "{}", eval_fen(wrong));
+    assert_eq!(
+        trace(&board("k7/8/8/8/P7/8/8/3B2K1 w - - 0 1")).scale,
+        SCALE_MAX
+    );
+    assert_eq!(
+        trace(&board("7k/8/8/8/P7/8/8/2B3K1 w - - 0 1")).scale,
+        SCALE_MAX
+    );
+    // Seen from Black: h-pawn going to h1 (light), dark-squared bishop, white king on g1.
+    assert_eq!(trace(&board("3b2k1/8/8/8/7p/8/8/6K1 b - - 0 1")).scale, 0);
 }
 
 fn temp_file(name: &str) -> PathBuf {

@@ -33,6 +33,9 @@ fn non_pawn(v: &View, c: Color) -> i32 {
 /// likewise for equal pawnless material, half for pure opposite-coloured bishop endings.
 #[inline]
 pub(super) fn scale(v: &View) -> i32 {
+    if wrong_bishop_rook_pawn(v) {
+        return 0;
+    }
     // The common case first: with pawns on both sides only opposite bishops scale.
     if v.pieces(Color::White, PieceType::Pawn) != 0 && v.pieces(Color::Black, PieceType::Pawn) != 0
     {
@@ -70,6 +73,42 @@ pub(super) fn scale(v: &View) -> i32 {
         return SCALE_MAX / 2;
     }
     SCALE_MAX
+}
+
+/// Bishop and rook pawns (all on the a- or all on the h-file) against a bare king that stands
+/// next to the promotion square, when the bishop cannot cover that square: a known draw.
+#[inline]
+fn wrong_bishop_rook_pawn(v: &View) -> bool {
+    for strong in Color::ALL {
+        let weak = !strong;
+        let pawns = v.pieces(strong, PieceType::Pawn);
+        let bishop = v.pieces(strong, PieceType::Bishop);
+        if pawns == 0 || bishop.count_ones() != 1 || non_pawn(v, strong) != 3 {
+            continue;
+        }
+        if non_pawn(v, weak) != 0 || v.pieces(weak, PieceType::Pawn) != 0 {
+            continue;
+        }
+        let file = if pawns & !file_mask(0) == 0 {
+            0
+        } else if pawns & !file_mask(7) == 0 {
+            7
+        } else {
+            continue;
+        };
+        let promotion = if strong == Color::White {
+            56 + file
+        } else {
+            file
+        };
+        let promotion_light = (1u64 << promotion) & LIGHT_SQUARES != 0;
+        if (bishop & LIGHT_SQUARES != 0) != promotion_light
+            && distance(v.king(weak), promotion) <= 1
+        {
+            return true;
+        }
+    }
+    false
 }
 
 /// Each side has exactly one bishop, on squares of different colours, and no other piece.

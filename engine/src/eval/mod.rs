@@ -14,6 +14,7 @@ mod io;
 mod params;
 mod score;
 mod terms;
+mod threats;
 mod trace;
 mod view;
 

@@ -50,8 +50,25 @@ pub const ROOK_OPEN: usize = BISHOP_PAIR + 1;
 pub const ROOK_HALF_OPEN: usize = ROOK_OPEN + 1;
 /// Bonus for the side to move.
 pub const TEMPO: usize = ROOK_HALF_OPEN + 1;
+/// Threats on enemy pieces (9 weights, labelled in `BLOCKS`).
+pub const THREAT: usize = TEMPO + 1;
+/// Squares from which a piece of ours could check the enemy king safely, by kind knight..queen.
+pub const SAFE_CHECK: usize = THREAT + 9;
+/// King danger by attack units on the enemy king, 0..=11 and more (one weight per count: the
+/// tuner shapes the curve; the rare counts above 11 share the last weight).
+pub const KING_DANGER: usize = SAFE_CHECK + 4;
+/// Number of king danger buckets.
+pub const KING_DANGER_LEN: usize = 12;
+/// A passed pawn whose stop square is occupied, by relative rank 2..7.
+pub const PASSED_BLOCKED: usize = KING_DANGER + KING_DANGER_LEN;
+/// A passed pawn whose stop square is empty and not attacked by the enemy, by rank 2..7.
+pub const PASSED_FREE: usize = PASSED_BLOCKED + 6;
+/// A knight or bishop on an outpost: ranks 4..6, defended by a pawn, out of enemy pawns' reach.
+pub const OUTPOST: usize = PASSED_FREE + 6;
+/// A pawn that no friendly pawn can defend and whose stop square an enemy pawn attacks.
+pub const BACKWARD: usize = OUTPOST + 2;
 /// Number of weights.
-pub const LEN: usize = TEMPO + 1;
+pub const LEN: usize = BACKWARD + 1;
 
 /// How the weights of a block are labelled after the block name.
 #[derive(Clone, Copy, Debug)]
@@ -80,6 +97,7 @@ pub struct Block {
 }
 
 const PIECES: &[&str] = &["pawn", "knight", "bishop", "rook", "queen"];
+const RANKS: &[&str] = &["rank2", "rank3", "rank4", "rank5", "rank6", "rank7"];
 
 /// Every block, in index order, covering `0..LEN` without gaps.
 pub const BLOCKS: &[Block] = &[
@@ -193,6 +211,58 @@ pub const BLOCKS: &[Block] = &[
     Block {
         name: "tempo",
         start: TEMPO,
+        len: 1,
+        labels: Labels::Single,
+    },
+    Block {
+        name: "threat",
+        start: THREAT,
+        len: 9,
+        labels: Labels::List(&[
+            "weak_pawn",
+            "minor_by_pawn",
+            "minor_by_minor",
+            "minor_by_major",
+            "rook_by_lesser",
+            "minor_by_king",
+            "rook_by_king",
+            "queen",
+            "pawn_push",
+        ]),
+    },
+    Block {
+        name: "king.safe_check",
+        start: SAFE_CHECK,
+        len: 4,
+        labels: Labels::List(&["knight", "bishop", "rook", "queen"]),
+    },
+    Block {
+        name: "king.danger",
+        start: KING_DANGER,
+        len: KING_DANGER_LEN,
+        labels: Labels::Numbers,
+    },
+    Block {
+        name: "passed.blocked",
+        start: PASSED_BLOCKED,
+        len: 6,
+        labels: Labels::List(RANKS),
+    },
+    Block {
+        name: "passed.free",
+        start: PASSED_FREE,
+        len: 6,
+        labels: Labels::List(RANKS),
+    },
+    Block {
+        name: "pieces.outpost",
+        start: OUTPOST,
+        len: 2,
+        labels: Labels::List(&["knight", "bishop"]),
+    },
+    Block {
+        name: "pawns.backward",
+        start: BACKWARD,
         len: 1,
         labels: Labels::Single,
     },

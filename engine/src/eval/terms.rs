@@ -6,6 +6,7 @@
 //! construction: the same code produces both.
 
 use super::params::*;
+use super::threats::{self, Attacks};
 use super::view::*;
 use crate::types::{Color, PieceType};
 
@@ -19,20 +20,37 @@ pub(super) trait Accumulator {
 /// Feeds every tunable term of the position to `acc` (white minus black).
 #[inline(always)]
 pub(super) fn all<A: Accumulator>(v: &View, acc: &mut A) {
+    // The piece terms come first: they build the attack maps the other terms read.
+    // Against a bare king the mop-up term places the kings and pieces; the king tables and the
+    // mobility tables, sparse and noisy at the squares and counts such endings reach, would
+    // only fight it.
+    let bare_king = Color::ALL
+        .into_iter()
+        .any(|c| v.by_color[c.index()] == v.pieces(c, PieceType::King));
+    let att = [
+        pieces(v, Color::White, !bare_king, acc),
+        pieces(v, Color::Black, !bare_king, acc),
+    ];
     for c in Color::ALL {
-        material_and_pst(v, c, acc);
-        pieces(v, c, acc);
-        pawns(v, c, acc);
+        material_and_pst(v, c, !bare_king, acc);
+        pawns(v, c, &att[(!c).index()], acc);
         king_shelter(v, c, acc);
+        threats::threats(v, c, &att, acc);
+        threats::king_danger(v, c, &att, acc);
+        threats::outposts(v, c, &att[c.index()], acc);
     }
     acc.add(TEMPO, sign(v.stm));
 }
 
-/// Material (per piece) and the piece-square tables (from `c`'s side of the board).
+/// Material (per piece) and the piece-square tables (from `c`'s side of the board); the king's
+/// table only if `king_table`.
 #[inline(always)]
-fn material_and_pst<A: Accumulator>(v: &View, c: Color, acc: &mut A) {
+fn material_and_pst<A: Accumulator>(v: &View, c: Color, king_table: bool, acc: &mut A) {
     let s = sign(c);
     for k in PieceType::ALL {
+        if k == PieceType::King && !king_table {
+            continue;
+        }
         let table = PST + 64 * k.index();
         let mut n = 0;
         for sq in squares(v.pieces(c, k)) {
@@ -46,9 +64,10 @@ fn material_and_pst<A: Accumulator>(v: &View, c: Color, acc: &mut A) {
     }
 }
 
-/// Mobility, attacks on the enemy king zone, the bishop pair and rooks on (half-)open files.
+/// Mobility (if `mobility`), attacks on the enemy king zone, the bishop pair and rooks on
+/// (half-)open files; returns `c`'s attack maps.
 #[inline(always)]
-fn pieces<A: Accumulator>(v: &View, c: Color, acc: &mut A) {
+fn pieces<A: Accumulator>(v: &View, c: Color, mobility: bool, acc: &mut A) -> Attacks {
     let s = sign(c);
     let them = !c;
     let own_pawns = v.pieces(c, PieceType::Pawn);
@@ -57,7 +76,8 @@ fn pieces<A: Accumulator>(v: &View, c: Color, acc: &mut A) {
     let area = !v.by_color[c.index()] & !pawn_attacks(them, their_pawns);
     let their_king = v.king(them);
     let zone = king_attacks(their_king) | (1u64 << their_king);
-    let mobility = [MOB_KNIGHT, MOB_BISHOP, MOB_ROOK, MOB_QUEEN];
+    let tables = [MOB_KNIGHT, MOB_BISHOP, MOB_ROOK, MOB_QUEEN];
+    let mut map = Attacks::new(pawn_attacks(c, own_pawns), king_attacks(v.king(c)));
     for (i, k) in [
         PieceType::Knight,
         PieceType::Bishop,
@@ -69,10 +89,14 @@ fn pieces<A: Accumulator>(v: &View, c: Color, acc: &mut A) {
     {
         for sq in squares(v.pieces(c, k)) {
             let att = piece_attacks(k, sq, v.occ);
-            acc.add(mobility[i] + (att & area).count_ones() as usize, s);
+            map.add(k, att);
+            if mobility {
+                acc.add(tables[i] + (att & area).count_ones() as usize, s);
+            }
             let hits = (att & zone).count_ones() as i32;
             if hits != 0 {
                 acc.add(KING_ATTACK + i, s * hits);
+                map.units += threats::ATTACK_UNITS[i];
             }
             if k == PieceType::Rook {
                 let file = file_mask(sq % 8);
@@ -88,18 +112,20 @@ fn pieces<A: Accumulator>(v: &View, c: Color, acc: &mut A) {
     if bishops & bishops.wrapping_sub(1) != 0 {
         acc.add(BISHOP_PAIR, s);
     }
+    map
 }
 
-/// Passed (by rank, with king distances to the stop square), isolated, doubled, supported and
-/// phalanx pawns.
+/// Passed (by rank, with king distances to the stop square, blocked or free), isolated, doubled,
+/// supported, phalanx and backward pawns. `enemy` is the opponent's attack map.
 #[inline(always)]
-fn pawns<A: Accumulator>(v: &View, c: Color, acc: &mut A) {
+fn pawns<A: Accumulator>(v: &View, c: Color, enemy: &Attacks, acc: &mut A) {
     let s = sign(c);
     let own = v.pieces(c, PieceType::Pawn);
     let theirs = v.pieces(!c, PieceType::Pawn);
     let own_king = v.king(c);
     let their_king = v.king(!c);
     let defended = pawn_attacks(c, own);
+    let enemy_pawn_attacks = enemy.by[PieceType::Pawn.index()];
     for sq in squares(own) {
         let f = sq % 8;
         let ahead = ranks_ahead(c, sq);
@@ -112,9 +138,21 @@ fn pawns<A: Accumulator>(v: &View, c: Color, acc: &mut A) {
             let stop = (sq as i32 + 8 * s).clamp(0, 63) as usize;
             acc.add(PASSED_OWN_KING, s * distance(own_king, stop));
             acc.add(PASSED_ENEMY_KING, s * distance(their_king, stop));
+            let stop_bb = 1u64 << stop;
+            if v.occ & stop_bb != 0 {
+                acc.add(PASSED_BLOCKED + rank - 1, s);
+            } else if enemy.all & stop_bb == 0 {
+                acc.add(PASSED_FREE + rank - 1, s);
+            }
         }
         if own & adjacent == 0 {
             acc.add(ISOLATED, s);
+        } else if own & adjacent & !ranks_ahead(c, sq) == 0 {
+            // No pawn beside or behind can ever defend it; backward if it cannot advance safely.
+            let stop = (sq as i32 + 8 * s).clamp(0, 63) as usize;
+            if enemy_pawn_attacks & (1u64 << stop) != 0 {
+                acc.add(BACKWARD, s);
+            }
         }
         if own & ahead & file != 0 {
             acc.add(DOUBLED, s);

@@ -163,8 +163,9 @@ impl Searcher {
         let key = board.key();
         let hit = self.tt.probe(key, ply);
         let tt_move = hit.map_or(Move::NULL, |h| h.mv);
+        let excluding = !self.excluded[ply].is_null();
         if let Some(h) = hit {
-            if !pv_node && h.depth >= depth {
+            if !pv_node && !excluding && h.depth >= depth {
                 let cut = match h.bound {
                     Bound::Exact => true,
                     Bound::Lower => h.score >= beta,
@@ -185,14 +186,26 @@ impl Searcher {
         // Improving: our static eval rose since our previous move, so pruning can be bolder
         // when it did not.
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
+        let singular = hit.and_then(|h| {
+            let candidate = self.options.singular
+                && !root
+                && !excluding
+                && depth >= 8
+                && !h.mv.is_null()
+                && h.depth >= depth - 3
+                && matches!(h.bound, Bound::Lower | Bound::Exact)
+                && h.score.abs() < MATE_BOUND;
+            candidate.then_some(h.score)
+        });
         let mut node = Node {
             depth,
             ply,
             eval,
             improving,
             in_check,
+            singular,
         };
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && !excluding {
             if let Some(score) = self.prune_node(board, node, beta, null_ok) {
                 return score;
             }
@@ -233,6 +246,7 @@ impl Searcher {
         if self.options.null_move && null_ok && depth >= 3 && eval >= beta && has_pieces(board) {
             let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
             board.make_null();
+            self.moves[ply] = Move::NULL;
             let score = -self.negamax(board, depth - 1 - r, ply + 1, -beta, -beta + 1, false);
             board.unmake_null();
             if self.stopped {
@@ -279,12 +293,33 @@ impl Searcher {
             && eval + 100 + 100 * depth <= alpha;
         let killers = self.killers.get(ply);
         self.killers.clear_ply(ply + 1);
-        let mut picker = MovePicker::new(board, tt_move, killers);
+        let prev = if ply > 0 {
+            self.moves[ply - 1]
+        } else {
+            Move::NULL
+        };
+        let counter = if self.options.counter_move {
+            self.counters.get(prev)
+        } else {
+            Move::NULL
+        };
+        let mut picker = MovePicker::new(board, tt_move, killers, counter);
         let mut quiets_tried = MoveList::new();
         let mut best = -INFINITY;
         let mut best_move = Move::NULL;
         let mut searched = 0usize;
+        let excluded = self.excluded[ply];
         while let Some(mv) = picker.next(board, &self.history) {
+            if mv == excluded {
+                continue;
+            }
+            let mut extension = 0;
+            if let (Some(tt_score), true) = (node.singular, mv == tt_move) {
+                match self.singular_extension(board, node, beta, mv, tt_score) {
+                    Singular::Extend(e) => extension = e,
+                    Singular::Cut(score) => return score,
+                }
+            }
             let quiet = !is_tactical(board, mv);
             let gives_check = board.gives_check(mv);
             if futile && quiet && searched > 0 && !gives_check {
@@ -299,8 +334,9 @@ impl Searcher {
                 }
             }
             board.make(mv);
+            self.moves[ply] = mv;
             searched += 1;
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + extension;
             let mut score;
             if searched == 1 {
                 score = -self.negamax(board, new_depth, ply + 1, -beta, -alpha, true);
@@ -310,7 +346,7 @@ impl Searcher {
                     r = lmr_reduction(depth, searched);
                     r -= pv_node as i32;
                     r -= (in_check || gives_check) as i32;
-                    r -= (killers.contains(&mv)) as i32;
+                    r -= (killers.contains(&mv) || mv == counter) as i32;
                     r -= (self.history.get(us, mv) / 4096).clamp(-2, 2);
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -335,6 +371,7 @@ impl Searcher {
                     if alpha >= beta {
                         if quiet {
                             self.reward_quiet(us, mv, depth, ply, &quiets_tried);
+                            self.counters.set(prev, mv);
                         }
                         break;
                     }
@@ -358,10 +395,51 @@ impl Searcher {
         } else {
             Bound::Upper
         };
-        let stored_eval = if in_check { 0 } else { eval };
-        self.tt
-            .store(board.key(), ply, best_move, best, stored_eval, depth, bound);
+        if excluded.is_null() {
+            let stored_eval = if in_check { 0 } else { eval };
+            self.tt
+                .store(board.key(), ply, best_move, best, stored_eval, depth, bound);
+        }
         best
+    }
+
+    /// Searches every move but the TT move `mv` at half depth against a bound just below the
+    /// TT score. If all fail low, `mv` is singular and earns a ply; if they beat a bound at or
+    /// above beta, several moves refute the opponent's choice and the node is cut (multi-cut).
+    fn singular_extension(
+        &mut self,
+        board: &mut Board,
+        node: Node,
+        beta: i32,
+        mv: Move,
+        tt_score: i32,
+    ) -> Singular {
+        let s_beta = tt_score - 2 * node.depth;
+        self.excluded[node.ply] = mv;
+        let score = self.negamax(
+            board,
+            (node.depth - 1) / 2,
+            node.ply,
+            s_beta - 1,
+            s_beta,
+            false,
+        );
+        self.excluded[node.ply] = Move::NULL;
+        // The nested search shares this ply's PV slot; forget what it left there.
+        self.pv_len[node.ply] = node.ply;
+        if self.stopped {
+            return Singular::Extend(0);
+        }
+        if score < s_beta {
+            let room = node.ply < MAX_PLY / 2;
+            Singular::Extend(room as i32)
+        } else if s_beta >= beta {
+            Singular::Cut(s_beta)
+        } else if tt_score >= beta {
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        }
     }
 
     /// Late move pruning: at a shallow non-PV node, once enough quiet moves have failed,
@@ -432,6 +510,16 @@ struct Node {
     eval: i32,
     improving: bool,
     in_check: bool,
+    /// The TT score when the TT move is a candidate for a singular extension.
+    singular: Option<i32>,
+}
+
+/// The verdict of a singular-extension search on the TT move.
+enum Singular {
+    /// Search the TT move this many plies deeper (negative: shallower).
+    Extend(i32),
+    /// Several moves beat beta: return this score at once.
+    Cut(i32),
 }
 
 /// True if the side to move has a piece other than pawns and king.

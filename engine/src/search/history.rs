@@ -1,4 +1,5 @@
-//! Quiet-move ordering memory: killer moves per ply and the butterfly history table.
+//! Quiet-move ordering memory: killer moves per ply, counter moves and the butterfly history
+//! table.
 
 use super::score::MAX_PLY;
 use crate::types::{Color, Move};
@@ -83,6 +84,43 @@ impl Killers {
     /// Forget everything.
     pub fn clear(&mut self) {
         *self = Killers::default();
+    }
+}
+
+/// Counter-move heuristic: the quiet move that last refuted each previous move (by its from
+/// and to squares).
+pub struct CounterMoves {
+    table: Box<[[Move; 64]; 64]>,
+}
+
+impl Default for CounterMoves {
+    fn default() -> Self {
+        CounterMoves {
+            table: Box::new([[Move::NULL; 64]; 64]),
+        }
+    }
+}
+
+impl CounterMoves {
+    /// The recorded reply to `prev` (`Move::NULL` if none, or if `prev` is null).
+    #[inline]
+    pub fn get(&self, prev: Move) -> Move {
+        if prev.is_null() {
+            return Move::NULL;
+        }
+        self.table[prev.from().index()][prev.to().index()]
+    }
+
+    /// Record `reply` as the refutation of `prev`.
+    pub fn set(&mut self, prev: Move, reply: Move) {
+        if !prev.is_null() {
+            self.table[prev.from().index()][prev.to().index()] = reply;
+        }
+    }
+
+    /// Forget everything.
+    pub fn clear(&mut self) {
+        *self.table = [[Move::NULL; 64]; 64];
     }
 }
 

@@ -1,5 +1,5 @@
 //! Staged move picker: TT move, good captures and promotions (MVV-LVA, SEE >= 0), killers,
-//! quiets by history, then losing captures and under-promotions. Moves come from the legal
+//! the counter move, quiets by history, then losing captures and under-promotions. Moves come from the legal
 //! generators, so every move returned is legal; stages generate lazily so a TT-move cut-off
 //! costs no generation at all.
 
@@ -15,6 +15,7 @@ enum Stage {
     GoodCaptures,
     Killer1,
     Killer2,
+    Counter,
     GenQuiets,
     Quiets,
     BadCaptures,
@@ -26,6 +27,7 @@ pub struct MovePicker {
     stage: Stage,
     tt_move: Move,
     killers: [Move; 2],
+    counter: Move,
     list: MoveList,
     scores: [i32; 256],
     idx: usize,
@@ -54,7 +56,7 @@ pub fn mvv_lva(board: &Board, mv: Move) -> i32 {
 
 impl MovePicker {
     /// A picker for a node whose TT suggested `tt_move` (validated here) and with these killers.
-    pub fn new(board: &Board, tt_move: Move, killers: [Move; 2]) -> MovePicker {
+    pub fn new(board: &Board, tt_move: Move, killers: [Move; 2], counter: Move) -> MovePicker {
         let tt_ok = !tt_move.is_null() && board.is_pseudo_legal(tt_move) && board.is_legal(tt_move);
         MovePicker {
             stage: if tt_ok {
@@ -64,6 +66,7 @@ impl MovePicker {
             },
             tt_move: if tt_ok { tt_move } else { Move::NULL },
             killers,
+            counter,
             list: MoveList::new(),
             scores: [0; 256],
             idx: 0,
@@ -140,10 +143,17 @@ impl MovePicker {
                     }
                 }
                 Stage::Killer2 => {
-                    self.stage = Stage::GenQuiets;
+                    self.stage = Stage::Counter;
                     let k = self.killers[1];
                     if k != self.killers[0] && self.is_killer_ok(board, k) {
                         return Some(k);
+                    }
+                }
+                Stage::Counter => {
+                    self.stage = Stage::GenQuiets;
+                    let c = self.counter;
+                    if !self.killers.contains(&c) && self.is_killer_ok(board, c) {
+                        return Some(c);
                     }
                 }
                 Stage::GenQuiets => {
@@ -154,6 +164,7 @@ impl MovePicker {
                         if mv == self.tt_move
                             || mv == self.killers[0]
                             || mv == self.killers[1]
+                            || mv == self.counter
                             || is_tactical(board, mv)
                         {
                             continue;
@@ -188,7 +199,12 @@ mod tests {
     fn order(fen: &str, tt: &str, killers: [&str; 2]) -> Vec<String> {
         let board = Board::from_fen(fen).unwrap();
         let parse = |s: &str| board.parse_uci_move(s).unwrap_or(Move::NULL);
-        let mut mp = MovePicker::new(&board, parse(tt), [parse(killers[0]), parse(killers[1])]);
+        let mut mp = MovePicker::new(
+            &board,
+            parse(tt),
+            [parse(killers[0]), parse(killers[1])],
+            parse("b1c3"),
+        );
         let h = History::default();
         std::iter::from_fn(|| mp.next(&board, &h))
             .map(|m| m.to_string())
@@ -231,11 +247,18 @@ mod tests {
             Move::new(Square::A1, Square::A8),
             Move::new(Square::E1, Square::E8),
             Move::new(Square::E1, Square::E2),
+            Move::new(Square::E1, Square::D1),
+            Move::new(Square::H1, Square::H2),
         ];
-        let mut mp = MovePicker::new(&board, bogus[0], [bogus[1], bogus[2]]);
+        let mut mp = MovePicker::new(&board, bogus[0], [bogus[1], bogus[2]], bogus[4]);
         let h = History::default();
         let got: Vec<Move> = std::iter::from_fn(|| mp.next(&board, &h)).collect();
         assert_eq!(got.len(), 5);
         assert_eq!(got[0], bogus[2], "the legal killer comes first");
+        // A legal counter move comes right after the killers.
+        let mut mp = MovePicker::new(&board, bogus[0], [bogus[1], bogus[2]], bogus[3]);
+        let got: Vec<Move> = std::iter::from_fn(|| mp.next(&board, &h)).collect();
+        assert_eq!(got.len(), 5);
+        assert_eq!(&got[..2], &[bogus[2], bogus[3]]);
     }
 }

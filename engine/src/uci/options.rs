@@ -40,7 +40,8 @@ pub fn declarations() -> Vec<String> {
         "option name Clear Hash type button".to_string(),
     ];
     for f in SearchOptions::FEATURES {
-        v.push(format!("option name {f} type check default true"));
+        let on = d.feature(f).unwrap_or(true);
+        v.push(format!("option name {f} type check default {on}"));
     }
     v
 }
