@@ -44,6 +44,10 @@ pub struct Args {
     /// Positions per mini-batch; 0 = full batch (one Adam step per epoch).
     #[arg(long, default_value_t = 0)]
     pub batch: usize,
+    /// L2 penalty per squared centipawn of each weight's distance from its starting value
+    /// (e.g. 1e-7): holds back the weights few positions speak for. 0 = none
+    #[arg(long, default_value_t = 0.0, value_parser = non_negative)]
+    pub l2: f64,
     /// The sigmoid scale K in `1 / (1 + 10^(-K * eval / 400))`; fitted on the data when absent.
     #[arg(long)]
     pub k: Option<f64>,
@@ -291,6 +295,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         frozen,
         checkpoint: args.checkpoint.clone(),
         checkpoint_every: args.checkpoint_every,
+        l2: args.l2,
     };
     let bar = ProgressBar::new(args.epochs as u64).with_position(state.epoch as u64);
     bar.set_style(ProgressStyle::with_template(
@@ -445,5 +450,13 @@ mod tests {
             e.contains("unknown group `nonsense`") && e.contains("pst"),
             "{e}"
         );
+    }
+}
+
+/// Parses a finite number >= 0 (clap value parser).
+fn non_negative(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(format!("expected a number >= 0, got '{s}'")),
     }
 }

@@ -200,6 +200,7 @@ pub(crate) mod tests {
             frozen,
             checkpoint: None,
             checkpoint_every: 1,
+            l2: 0.0,
         };
         let init = output::to_f64(&Params::material_only())
             .iter()
