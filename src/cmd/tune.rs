@@ -434,6 +434,14 @@ fn finish(
     Ok(0)
 }
 
+/// Parses a finite number >= 0 (clap value parser).
+fn non_negative(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(format!("expected a number >= 0, got '{s}'")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -450,13 +458,5 @@ mod tests {
             e.contains("unknown group `nonsense`") && e.contains("pst"),
             "{e}"
         );
-    }
-}
-
-/// Parses a finite number >= 0 (clap value parser).
-fn non_negative(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
-        _ => Err(format!("expected a number >= 0, got '{s}'")),
     }
 }
