@@ -30,13 +30,12 @@ fn non_pawn(v: &View, c: Color) -> i32 {
 
 /// End-game scale factor out of `SCALE_MAX` (128): small when the side ahead in material
 /// has no pawns and too little extra material to mate (KNK, KBK, KNNK, KRKB, KBKN, ...),
-/// likewise for equal pawnless material, half for pure opposite-coloured bishop endings.
+/// likewise for equal pawnless material, half for pure opposite-coloured bishop endings, 0 for
+/// bishop and rook pawns with the wrong bishop against a king in the corner.
 #[inline]
 pub(super) fn scale(v: &View) -> i32 {
-    if wrong_bishop_rook_pawn(v) {
-        return 0;
-    }
-    // The common case first: with pawns on both sides only opposite bishops scale.
+    // The common case first: with pawns on both sides only opposite bishops scale (the
+    // wrong-bishop draw needs a side without pawns, so it is checked after this).
     if v.pieces(Color::White, PieceType::Pawn) != 0 && v.pieces(Color::Black, PieceType::Pawn) != 0
     {
         return if opposite_bishops_only(v) {
@@ -44,6 +43,9 @@ pub(super) fn scale(v: &View) -> i32 {
         } else {
             SCALE_MAX
         };
+    }
+    if wrong_bishop_rook_pawn(v) {
+        return 0;
     }
     let total = |c| non_pawn(v, c) + v.count(c, PieceType::Pawn);
     let (w, b) = (total(Color::White), total(Color::Black));

@@ -131,11 +131,11 @@ fn pawns<A: Accumulator>(v: &View, c: Color, enemy: &Attacks, acc: &mut A) {
         let ahead = ranks_ahead(c, sq);
         let file = file_mask(f);
         let adjacent = adjacent_files(f);
+        let stop = (sq as i32 + 8 * s).clamp(0, 63) as usize;
         if theirs & ahead & (file | adjacent) == 0 {
             // Clamped so that even a pawn on a back rank (illegal, but not our job) cannot panic.
             let rank = relative_rank(c, sq).clamp(1, 6);
             acc.add(PASSED + rank - 1, s);
-            let stop = (sq as i32 + 8 * s).clamp(0, 63) as usize;
             acc.add(PASSED_OWN_KING, s * distance(own_king, stop));
             acc.add(PASSED_ENEMY_KING, s * distance(their_king, stop));
             let stop_bb = 1u64 << stop;
@@ -149,7 +149,6 @@ fn pawns<A: Accumulator>(v: &View, c: Color, enemy: &Attacks, acc: &mut A) {
             acc.add(ISOLATED, s);
         } else if own & adjacent & !ranks_ahead(c, sq) == 0 {
             // No pawn beside or behind can ever defend it; backward if it cannot advance safely.
-            let stop = (sq as i32 + 8 * s).clamp(0, 63) as usize;
             if enemy_pawn_attacks & (1u64 << stop) != 0 {
                 acc.add(BACKWARD, s);
             }
