@@ -221,7 +221,15 @@ pub fn run(cfg: &Config) -> Tally {
 
 const USAGE: &str = "usage: sable selfplay [--nodes N (5000)] [--games G (100)] \
 [--without F[,F..]] [--threads T (1)] [--seed S (1)] [--opening-plies P (8)] \
-[--max-plies P (300)] [--hash MB (4)]\n  features: NullMove, LMR, RFP, Futility, CheckExtension, LMP, SEEPrune, IIR, Singular, CounterMove";
+[--max-plies P (300)] [--hash MB (4)]";
+
+/// The usage text, with the feature names as `--without` takes them.
+fn usage() -> String {
+    format!(
+        "{USAGE}\n  features: {}",
+        crate::search::SearchOptions::FEATURES.join(", ")
+    )
+}
 
 /// Parse `sable selfplay` arguments.
 pub fn parse_args(args: &[String]) -> Result<Config, String> {
@@ -231,10 +239,10 @@ pub fn parse_args(args: &[String]) -> Result<Config, String> {
         let key = args[i].as_str();
         let val = args
             .get(i + 1)
-            .ok_or_else(|| format!("'{key}' needs a value\n{USAGE}"))?;
+            .ok_or_else(|| format!("'{key}' needs a value\n{}", usage()))?;
         let num = |v: &str| {
             v.parse::<u64>()
-                .map_err(|_| format!("'{key}': '{v}' is not a number\n{USAGE}"))
+                .map_err(|_| format!("'{key}': '{v}' is not a number\n{}", usage()))
         };
         match key {
             "--nodes" => cfg.nodes = num(val)?.max(1),
@@ -247,12 +255,12 @@ pub fn parse_args(args: &[String]) -> Result<Config, String> {
             "--without" => {
                 for f in val.split(',').filter(|f| !f.is_empty()) {
                     if !SearchOptions::default().set_feature(f, false) {
-                        return Err(format!("unknown feature '{f}'\n{USAGE}"));
+                        return Err(format!("unknown feature '{f}'\n{}", usage()));
                     }
                     cfg.without.push(f.to_string());
                 }
             }
-            _ => return Err(format!("unknown argument '{key}'\n{USAGE}")),
+            _ => return Err(format!("unknown argument '{key}'\n{}", usage())),
         }
         i += 2;
     }

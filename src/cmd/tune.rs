@@ -51,6 +51,15 @@ pub struct Args {
     /// The sigmoid scale K in `1 / (1 + 10^(-K * eval / 400))`; fitted on the data when absent.
     #[arg(long)]
     pub k: Option<f64>,
+    /// Weight of the game result in each position's target. The rest is the position's recorded
+    /// search score (the CSV's third column, e.g. a strong engine's eval extracted from its
+    /// games), mapped to an expected score by `1 / (1 + 10^(-score-k * score / 400))`; positions
+    /// without a score keep their result. 1 = results only.
+    #[arg(long, default_value_t = 1.0, value_parser = unit_interval)]
+    pub lambda: f64,
+    /// The sigmoid scale that turns a recorded score into an expected score (see `--lambda`).
+    #[arg(long, default_value_t = 1.0, value_parser = non_negative)]
+    pub score_k: f64,
     /// Starting weights.
     #[arg(long, value_enum, default_value_t = Init::Current)]
     pub init: Init,
@@ -135,7 +144,8 @@ fn load(args: &Args) -> anyhow::Result<(Store, Store)> {
     let (mut train, mut valid) = (Tracer::new(args, window), Tracer::new(args, window));
     let mut i = 0usize;
     for path in &args.data {
-        dataset::for_each_in_file(path, args.skip_bad, |r| {
+        dataset::for_each_in_file(path, args.skip_bad, |mut r| {
+            r.result = target(&r, args.lambda, args.score_k);
             if i < n_train {
                 train.add(r);
             } else {
@@ -442,9 +452,45 @@ fn non_negative(s: &str) -> Result<f64, String> {
     }
 }
 
+fn unit_interval(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!("expected a number from 0 to 1, got '{s}'")),
+    }
+}
+
+/// The training target of a record: its result blended with its recorded score (`--lambda`).
+fn target(r: &dataset::Record, lambda: f64, score_k: f64) -> f64 {
+    match r.score {
+        Some(cp) if lambda < 1.0 => {
+            let expected = 1.0 / (1.0 + 10f64.powf(-score_k * cp as f64 / 400.0));
+            lambda * r.result + (1.0 - lambda) * expected
+        }
+        _ => r.result,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn targets_blend_result_and_score() {
+        let rec = |result, score| dataset::Record {
+            fen: String::new(),
+            result,
+            score,
+        };
+        assert_eq!(target(&rec(1.0, Some(-300)), 1.0, 1.0), 1.0);
+        assert_eq!(target(&rec(0.5, None), 0.3, 1.0), 0.5);
+        assert!((target(&rec(1.0, Some(0)), 0.5, 1.0) - 0.75).abs() < 1e-12);
+        let (even, up) = (
+            target(&rec(0.0, Some(0)), 0.0, 1.0),
+            target(&rec(0.0, Some(400)), 0.0, 1.0),
+        );
+        assert!((even - 0.5).abs() < 1e-12 && (up - 10.0 / 11.0).abs() < 1e-12);
+        assert!(unit_interval("1.5").is_err() && unit_interval("0.25") == Ok(0.25));
+    }
 
     #[test]
     fn freeze_groups_are_checked_and_masked() {

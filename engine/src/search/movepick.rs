@@ -3,7 +3,6 @@
 //! generators, so every move returned is legal; stages generate lazily so a TT-move cut-off
 //! costs no generation at all.
 
-use super::history::History;
 use super::see::{captured_kind, see, value};
 use crate::board::Board;
 use crate::types::{Move, MoveList, PieceType};
@@ -109,7 +108,7 @@ impl MovePicker {
     }
 
     /// The next move, or `None` when all are done.
-    pub fn next(&mut self, board: &Board, history: &History) -> Option<Move> {
+    pub fn next(&mut self, board: &Board, quiet_score: impl Fn(Move) -> i32) -> Option<Move> {
         loop {
             match self.stage {
                 Stage::TtMove => {
@@ -159,7 +158,6 @@ impl MovePicker {
                 Stage::GenQuiets => {
                     let all = board.legal_moves();
                     self.list.clear();
-                    let us = board.side_to_move();
                     for &mv in all.iter() {
                         if mv == self.tt_move
                             || mv == self.killers[0]
@@ -169,7 +167,7 @@ impl MovePicker {
                         {
                             continue;
                         }
-                        self.scores[self.list.len()] = history.get(us, mv);
+                        self.scores[self.list.len()] = quiet_score(mv);
                         self.list.push(mv);
                     }
                     self.idx = 0;
@@ -195,6 +193,7 @@ impl MovePicker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::history::History;
 
     fn order(fen: &str, tt: &str, killers: [&str; 2]) -> Vec<String> {
         let board = Board::from_fen(fen).unwrap();
@@ -206,7 +205,8 @@ mod tests {
             parse("b1c3"),
         );
         let h = History::default();
-        std::iter::from_fn(|| mp.next(&board, &h))
+        let us = board.side_to_move();
+        std::iter::from_fn(|| mp.next(&board, |m| h.get(us, m)))
             .map(|m| m.to_string())
             .collect()
     }
@@ -252,12 +252,13 @@ mod tests {
         ];
         let mut mp = MovePicker::new(&board, bogus[0], [bogus[1], bogus[2]], bogus[4]);
         let h = History::default();
-        let got: Vec<Move> = std::iter::from_fn(|| mp.next(&board, &h)).collect();
+        let score = |m| h.get(board.side_to_move(), m);
+        let got: Vec<Move> = std::iter::from_fn(|| mp.next(&board, score)).collect();
         assert_eq!(got.len(), 5);
         assert_eq!(got[0], bogus[2], "the legal killer comes first");
         // A legal counter move comes right after the killers.
         let mut mp = MovePicker::new(&board, bogus[0], [bogus[1], bogus[2]], bogus[3]);
-        let got: Vec<Move> = std::iter::from_fn(|| mp.next(&board, &h)).collect();
+        let got: Vec<Move> = std::iter::from_fn(|| mp.next(&board, score)).collect();
         assert_eq!(got.len(), 5);
         assert_eq!(&got[..2], &[bogus[2], bogus[3]]);
     }
