@@ -1,11 +1,11 @@
 //! Iterative deepening with aspiration windows, and the negamax PVS alpha-beta below it with
 //! check extension, null-move pruning, reverse futility, futility pruning and LMR.
 
-use super::history::{bonus, ContKey};
+use super::history::bonus;
 use super::movepick::{is_tactical, MovePicker};
 use super::score::{Score, DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use super::see::see;
-use super::time::{Stability, TimeManager};
+use super::time::TimeManager;
 use super::tt::Bound;
 use super::{Limits, Reporter, SearchResult, Searcher};
 use crate::board::Board;
@@ -60,7 +60,6 @@ impl Searcher {
             .unwrap_or(MAX_PLY as i32 - 1)
             .clamp(1, MAX_PLY as i32 - 1);
         let mut prev = 0;
-        let mut stability = Stability::default();
         for depth in 1..=max_depth {
             self.seldepth = 0;
             let score = self.aspiration(board, depth, prev);
@@ -79,8 +78,7 @@ impl Searcher {
                 result.best_move = first;
             }
             reporter.iteration(&result, time.elapsed());
-            let factor = stability.update(result.best_move, score);
-            if self.should_stop() || time.soft_expired_scaled(factor) || mate_found(limits, score) {
+            if self.should_stop() || time.soft_expired() || mate_found(limits, score) {
                 break;
             }
         }
@@ -249,7 +247,6 @@ impl Searcher {
             let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
             board.make_null();
             self.moves[ply] = Move::NULL;
-            self.cont_keys[ply] = ContKey::NONE;
             let score = -self.negamax(board, depth - 1 - r, ply + 1, -beta, -beta + 1, false);
             board.unmake_null();
             if self.stopped {
@@ -287,6 +284,7 @@ impl Searcher {
         } = node;
         let pv_node = beta - alpha > 1;
         let orig_alpha = alpha;
+        let us = board.side_to_move();
         let futile = self.options.futility
             && !pv_node
             && !in_check
@@ -305,14 +303,13 @@ impl Searcher {
         } else {
             Move::NULL
         };
-        let prev_keys = self.prev_cont_keys(ply);
         let mut picker = MovePicker::new(board, tt_move, killers, counter);
         let mut quiets_tried = MoveList::new();
         let mut best = -INFINITY;
         let mut best_move = Move::NULL;
         let mut searched = 0usize;
         let excluded = self.excluded[ply];
-        while let Some(mv) = picker.next(board, |m| self.quiet_score(board, m, prev_keys)) {
+        while let Some(mv) = picker.next(board, &self.history) {
             if mv == excluded {
                 continue;
             }
@@ -336,12 +333,6 @@ impl Searcher {
                     continue;
                 }
             }
-            let ordering = if quiet {
-                self.quiet_score(board, mv, prev_keys)
-            } else {
-                0
-            };
-            self.cont_keys[ply] = cont_key(board, mv);
             board.make(mv);
             self.moves[ply] = mv;
             searched += 1;
@@ -356,13 +347,7 @@ impl Searcher {
                     r -= pv_node as i32;
                     r -= (in_check || gives_check) as i32;
                     r -= (killers.contains(&mv) || mv == counter) as i32;
-                    // Three history tables summed reach about twice one table's range.
-                    let scale = if self.options.cont_history {
-                        8192
-                    } else {
-                        4096
-                    };
-                    r -= (ordering / scale).clamp(-2, 2);
+                    r -= (self.history.get(us, mv) / 4096).clamp(-2, 2);
                     r = r.clamp(0, new_depth - 1);
                 }
                 score = -self.negamax(board, new_depth - r, ply + 1, -alpha - 1, -alpha, true);
@@ -385,7 +370,7 @@ impl Searcher {
                     self.update_pv(ply, mv);
                     if alpha >= beta {
                         if quiet {
-                            self.reward_quiet(board, mv, depth, ply, &quiets_tried);
+                            self.reward_quiet(us, mv, depth, ply, &quiets_tried);
                             self.counters.set(prev, mv);
                         }
                         break;
@@ -479,39 +464,20 @@ impl Searcher {
 
     /// A quiet move caused a cut-off: make it a killer, raise its history, lower the history of
     /// the quiet moves tried before it.
-    fn reward_quiet(&mut self, board: &Board, mv: Move, depth: i32, ply: usize, tried: &MoveList) {
+    fn reward_quiet(
+        &mut self,
+        us: crate::types::Color,
+        mv: Move,
+        depth: i32,
+        ply: usize,
+        tried: &MoveList,
+    ) {
         self.killers.add(ply, mv);
-        let us = board.side_to_move();
-        let prev = self.prev_cont_keys(ply);
         let b = bonus(depth);
-        for (m, b) in std::iter::once((mv, b)).chain(tried.iter().map(|&q| (q, -b))) {
-            self.history.update(us, m, b);
-            if self.options.cont_history {
-                let key = cont_key(board, m);
-                self.cont.update(prev[0], key, b);
-                self.cont.update(prev[1], key, b);
-            }
+        self.history.update(us, mv, b);
+        for &q in tried.iter() {
+            self.history.update(us, q, -b);
         }
-    }
-
-    /// The continuation-history keys of the moves one and two plies before `ply`.
-    fn prev_cont_keys(&self, ply: usize) -> [ContKey; 2] {
-        let back = |n: usize| {
-            ply.checked_sub(n)
-                .map_or(ContKey::NONE, |p| self.cont_keys[p])
-        };
-        [back(1), back(2)]
-    }
-
-    /// The ordering score of a quiet move: butterfly history, plus its continuation history
-    /// after the last two moves when that feature is on.
-    fn quiet_score(&self, board: &Board, mv: Move, prev: [ContKey; 2]) -> i32 {
-        let h = self.history.get(board.side_to_move(), mv);
-        if !self.options.cont_history {
-            return h;
-        }
-        let key = cont_key(board, mv);
-        h + self.cont.get(prev[0], key) + self.cont.get(prev[1], key)
     }
 }
 
@@ -554,13 +520,6 @@ enum Singular {
     Extend(i32),
     /// Several moves beat beta: return this score at once.
     Cut(i32),
-}
-
-/// The continuation-history key of `mv` in `board` (before it is made).
-fn cont_key(board: &Board, mv: Move) -> ContKey {
-    board
-        .piece_on(mv.from())
-        .map_or(ContKey::NONE, |p| ContKey::new(p, mv.to()))
 }
 
 /// True if the side to move has a piece other than pawns and king.

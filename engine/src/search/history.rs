@@ -2,7 +2,7 @@
 //! table.
 
 use super::score::MAX_PLY;
-use crate::types::{Color, Move, Piece, Square};
+use crate::types::{Color, Move};
 
 /// Largest magnitude a history value reaches (the update is self-limiting towards it).
 const HISTORY_MAX: i32 = 16_384;
@@ -31,76 +31,14 @@ impl History {
     /// Reward (positive) or punish (negative) a move; values decay towards ±HISTORY_MAX so old
     /// information fades instead of saturating.
     pub fn update(&mut self, c: Color, mv: Move, bonus: i32) {
-        gravity(
-            &mut self.table[c.index()][mv.from().index()][mv.to().index()],
-            bonus,
-        );
+        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        let e = &mut self.table[c.index()][mv.from().index()][mv.to().index()];
+        *e += bonus - *e * bonus.abs() / HISTORY_MAX;
     }
 
     /// Forget everything.
     pub fn clear(&mut self) {
         *self.table = [[[0; 64]; 64]; 2];
-    }
-}
-
-/// Add `bonus` to a history entry so that it approaches ±HISTORY_MAX but never passes it.
-fn gravity(entry: &mut i32, bonus: i32) {
-    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-    *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
-}
-
-/// A move as continuation history sees it: the piece that moved and where it went
-/// (0..768), or [`ContKey::NONE`] for a null move or the root.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ContKey(usize);
-
-impl ContKey {
-    /// No earlier move to continue from.
-    pub const NONE: ContKey = ContKey(usize::MAX);
-    const COUNT: usize = 12 * 64;
-
-    /// The key of `piece` moving to `to`.
-    pub fn new(piece: Piece, to: Square) -> ContKey {
-        ContKey(piece.index() * 64 + to.index())
-    }
-}
-
-/// Continuation history: how often a quiet move (by piece and target square) caused a
-/// cut-off right after a given earlier move, indexed by that earlier move's key. One table
-/// serves both one and two plies back (the caller looks up both).
-pub struct ContinuationHistory {
-    table: Box<[i32]>,
-}
-
-impl Default for ContinuationHistory {
-    fn default() -> Self {
-        // On the heap from the start: 2.4 MB would not fit a search thread's stack.
-        ContinuationHistory {
-            table: vec![0; ContKey::COUNT * ContKey::COUNT].into_boxed_slice(),
-        }
-    }
-}
-
-impl ContinuationHistory {
-    /// The score of `cur` after `prev` (0 when there is no `prev`).
-    #[inline]
-    pub fn get(&self, prev: ContKey, cur: ContKey) -> i32 {
-        if prev == ContKey::NONE || cur == ContKey::NONE {
-            return 0;
-        }
-        self.table[prev.0 * ContKey::COUNT + cur.0]
-    }
-
-    /// Reward or punish `cur` after `prev` (nothing when there is no `prev`).
-    pub fn update(&mut self, prev: ContKey, cur: ContKey, bonus: i32) {
-        if prev != ContKey::NONE && cur != ContKey::NONE {
-            gravity(&mut self.table[prev.0 * ContKey::COUNT + cur.0], bonus);
-        }
-    }
-
-    /// Forget everything.
-    pub fn clear(&mut self) {
-        self.table.fill(0);
     }
 }
 
@@ -203,27 +141,6 @@ mod tests {
         assert_eq!(h.get(Color::Black, mv), 0);
         h.update(Color::Black, mv, -bonus(3));
         assert!(h.get(Color::Black, mv) < 0);
-    }
-
-    #[test]
-    fn continuation_history_is_keyed_by_the_earlier_move() {
-        let mut ch = ContinuationHistory::default();
-        let knight = Piece::new(Color::White, crate::types::PieceType::Knight);
-        let bishop = Piece::new(Color::Black, crate::types::PieceType::Bishop);
-        let prev = ContKey::new(knight, Square::F3);
-        let other = ContKey::new(knight, Square::C3);
-        let cur = ContKey::new(bishop, Square::G4);
-        for _ in 0..1000 {
-            ch.update(prev, cur, bonus(20));
-        }
-        assert!(ch.get(prev, cur) > HISTORY_MAX / 2 && ch.get(prev, cur) <= HISTORY_MAX);
-        assert_eq!(ch.get(other, cur), 0);
-        assert_eq!(ch.get(ContKey::NONE, cur), 0);
-        ch.update(ContKey::NONE, cur, bonus(20));
-        ch.update(other, cur, -bonus(5));
-        assert!(ch.get(other, cur) < 0);
-        ch.clear();
-        assert_eq!(ch.get(prev, cur), 0);
     }
 
     #[test]

@@ -20,7 +20,7 @@ pub use score::Score;
 use crate::board::Board;
 use crate::eval::Params;
 use crate::types::Move;
-use history::{ContKey, ContinuationHistory, CounterMoves, History, Killers};
+use history::{CounterMoves, History, Killers};
 use score::MAX_PLY;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -59,7 +59,7 @@ pub struct NoReport;
 impl Reporter for NoReport {}
 
 /// Switches for each selectivity feature and the time reserve. `Default` = everything on
-/// except `singular` and `cont_history`.
+/// except `singular`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchOptions {
     /// Null-move pruning (UCI `NullMove`).
@@ -84,9 +84,6 @@ pub struct SearchOptions {
     /// Try the quiet move that last refuted the opponent's previous move right after the
     /// killers (UCI `CounterMove`).
     pub counter_move: bool,
-    /// Order quiet moves (and scale their reductions) by continuation history too: their
-    /// record after the previous move and the one before it (UCI `ContHistory`).
-    pub cont_history: bool,
     /// Time kept in reserve for the GUI and communication (UCI `Move Overhead`).
     pub move_overhead: Duration,
 }
@@ -105,8 +102,6 @@ impl Default for SearchOptions {
             // Off: no gain measured yet (docs/search.md); kept to be tried at longer controls.
             singular: false,
             counter_move: true,
-            // Off: -13.3 +/- 23.8 at 5000 nodes (docs/search.md).
-            cont_history: false,
             move_overhead: Duration::from_millis(25),
         }
     }
@@ -114,7 +109,7 @@ impl Default for SearchOptions {
 
 impl SearchOptions {
     /// The names of the boolean feature switches, as UCI options.
-    pub const FEATURES: [&'static str; 11] = [
+    pub const FEATURES: [&'static str; 10] = [
         "NullMove",
         "LMR",
         "RFP",
@@ -125,7 +120,6 @@ impl SearchOptions {
         "IIR",
         "Singular",
         "CounterMove",
-        "ContHistory",
     ];
 
     /// Turn a feature on or off by its UCI name (case-insensitive); false if no such feature.
@@ -157,7 +151,6 @@ impl SearchOptions {
             "iir" => &mut self.iir,
             "singular" => &mut self.singular,
             "countermove" => &mut self.counter_move,
-            "conthistory" => &mut self.cont_history,
             _ => return None,
         })
     }
@@ -169,7 +162,6 @@ pub struct Searcher {
     history: History,
     killers: Killers,
     counters: CounterMoves,
-    cont: ContinuationHistory,
     params: Params,
     options: SearchOptions,
     stop: Arc<AtomicBool>,
@@ -189,8 +181,6 @@ pub struct Searcher {
     excluded: [Move; MAX_PLY + 1],
     /// The move played at each ply of the current path (`Move::NULL` for a null move).
     moves: [Move; MAX_PLY + 1],
-    /// The continuation-history key of the move played at each ply of the current path.
-    cont_keys: [ContKey; MAX_PLY + 1],
 }
 
 impl Searcher {
@@ -201,7 +191,6 @@ impl Searcher {
             history: History::default(),
             killers: Killers::default(),
             counters: CounterMoves::default(),
-            cont: ContinuationHistory::default(),
             params: Params::default(),
             options: SearchOptions::default(),
             stop: Arc::new(AtomicBool::new(false)),
@@ -217,7 +206,6 @@ impl Searcher {
             evals: [0; MAX_PLY + 1],
             excluded: [Move::NULL; MAX_PLY + 1],
             moves: [Move::NULL; MAX_PLY + 1],
-            cont_keys: [ContKey::NONE; MAX_PLY + 1],
         }
     }
 
@@ -237,7 +225,6 @@ impl Searcher {
         self.history.clear();
         self.killers.clear();
         self.counters.clear();
-        self.cont.clear();
     }
 
     /// Replace the TT by an empty one of `mb` megabytes.

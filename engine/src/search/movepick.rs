@@ -3,6 +3,7 @@
 //! generators, so every move returned is legal; stages generate lazily so a TT-move cut-off
 //! costs no generation at all.
 
+use super::history::History;
 use super::see::{captured_kind, see, value};
 use crate::board::Board;
 use crate::types::{Move, MoveList, PieceType};
@@ -108,7 +109,7 @@ impl MovePicker {
     }
 
     /// The next move, or `None` when all are done.
-    pub fn next(&mut self, board: &Board, quiet_score: impl Fn(Move) -> i32) -> Option<Move> {
+    pub fn next(&mut self, board: &Board, history: &History) -> Option<Move> {
         loop {
             match self.stage {
                 Stage::TtMove => {
@@ -158,6 +159,7 @@ impl MovePicker {
                 Stage::GenQuiets => {
                     let all = board.legal_moves();
                     self.list.clear();
+                    let us = board.side_to_move();
                     for &mv in all.iter() {
                         if mv == self.tt_move
                             || mv == self.killers[0]
@@ -167,7 +169,7 @@ impl MovePicker {
                         {
                             continue;
                         }
-                        self.scores[self.list.len()] = quiet_score(mv);
+                        self.scores[self.list.len()] = history.get(us, mv);
                         self.list.push(mv);
                     }
                     self.idx = 0;
@@ -193,7 +195,6 @@ impl MovePicker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::history::History;
 
     fn order(fen: &str, tt: &str, killers: [&str; 2]) -> Vec<String> {
         let board = Board::from_fen(fen).unwrap();
@@ -205,8 +206,7 @@ mod tests {
             parse("b1c3"),
         );
         let h = History::default();
-        let us = board.side_to_move();
-        std::iter::from_fn(|| mp.next(&board, |m| h.get(us, m)))
+        std::iter::from_fn(|| mp.next(&board, &h))
             .map(|m| m.to_string())
             .collect()
     }
@@ -252,13 +252,12 @@ mod tests {
         ];
         let mut mp = MovePicker::new(&board, bogus[0], [bogus[1], bogus[2]], bogus[4]);
         let h = History::default();
-        let score = |m| h.get(board.side_to_move(), m);
-        let got: Vec<Move> = std::iter::from_fn(|| mp.next(&board, score)).collect();
+        let got: Vec<Move> = std::iter::from_fn(|| mp.next(&board, &h)).collect();
         assert_eq!(got.len(), 5);
         assert_eq!(got[0], bogus[2], "the legal killer comes first");
         // A legal counter move comes right after the killers.
         let mut mp = MovePicker::new(&board, bogus[0], [bogus[1], bogus[2]], bogus[3]);
-        let got: Vec<Move> = std::iter::from_fn(|| mp.next(&board, score)).collect();
+        let got: Vec<Move> = std::iter::from_fn(|| mp.next(&board, &h)).collect();
         assert_eq!(got.len(), 5);
         assert_eq!(&got[..2], &[bogus[2], bogus[3]]);
     }

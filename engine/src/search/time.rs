@@ -2,7 +2,7 @@
 //! search), both derived from the UCI clock fields and the `Move Overhead` option.
 
 use super::Limits;
-use crate::types::{Color, Move};
+use crate::types::Color;
 use std::time::{Duration, Instant};
 
 /// Moves we assume are left when the GUI does not say (`movestogo` absent).
@@ -14,9 +14,6 @@ pub struct TimeManager {
     start: Instant,
     soft: Option<Duration>,
     hard: Option<Duration>,
-    /// Whether the soft limit may move with the search's confidence (not under `movetime`,
-    /// which is a promise to use that time).
-    scalable: bool,
 }
 
 impl TimeManager {
@@ -25,13 +22,7 @@ impl TimeManager {
     pub fn new(limits: &Limits, us: Color, overhead: Duration) -> TimeManager {
         let start = Instant::now();
         let (soft, hard) = budget(limits, us, overhead);
-        let scalable = limits.movetime.is_none();
-        TimeManager {
-            start,
-            soft,
-            hard,
-            scalable,
-        }
+        TimeManager { start, soft, hard }
     }
 
     /// Time since the search started.
@@ -42,19 +33,6 @@ impl TimeManager {
     /// True once the soft limit is spent: start no new iteration.
     pub fn soft_expired(&self) -> bool {
         self.soft.is_some_and(|s| self.elapsed() >= s)
-    }
-
-    /// True once the soft limit times `factor` is spent (never later than the hard limit).
-    /// The factor comes from [`Stability`]: below 1 when the best move has held for several
-    /// iterations, above 1 when it just changed or the score fell.
-    pub fn soft_expired_scaled(&self, factor: f64) -> bool {
-        if !self.scalable {
-            return self.soft_expired();
-        }
-        let (Some(soft), Some(hard)) = (self.soft, self.hard) else {
-            return false;
-        };
-        self.elapsed() >= soft.mul_f64(factor).min(hard)
     }
 
     /// True once the hard limit is spent: abort the search now.
@@ -102,47 +80,9 @@ fn budget(limits: &Limits, us: Color, overhead: Duration) -> (Option<Duration>, 
     (Some(soft), Some(hard))
 }
 
-/// Tracks the best move and score over iterations to scale the soft limit: stop early when
-/// the choice has settled, think longer when it has just changed or the score is falling.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Stability {
-    best: Option<Move>,
-    settled: u32,
-    last_score: Option<i32>,
-}
-
-impl Stability {
-    /// Record an iteration's best move and score (centipawns, side to move's view); returns
-    /// the factor for [`TimeManager::soft_expired_scaled`].
-    pub fn update(&mut self, best: Move, score: i32) -> f64 {
-        if self.best == Some(best) {
-            self.settled += 1;
-        } else {
-            self.settled = 0;
-        }
-        self.best = Some(best);
-        let drop = self.last_score.map_or(0, |s| s - score);
-        self.last_score = Some(score);
-        let move_factor = match self.settled {
-            0 => 1.3,
-            1 => 1.1,
-            2 => 1.0,
-            3 => 0.9,
-            _ => 0.8,
-        };
-        let score_factor = match drop {
-            d if d >= 60 => 1.4,
-            d if d >= 25 => 1.2,
-            _ => 1.0,
-        };
-        move_factor * score_factor
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::Square;
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
@@ -184,38 +124,6 @@ mod tests {
         };
         let tm = TimeManager::new(&limits, Color::White, ms(10));
         assert_eq!(tm.hard(), Some(ms(1)));
-    }
-
-    #[test]
-    fn stability_shortens_settled_and_lengthens_changing_searches() {
-        let (a, b) = (
-            Move::new(Square::E2, Square::E4),
-            Move::new(Square::D2, Square::D4),
-        );
-        let mut s = Stability::default();
-        let first = s.update(a, 20);
-        let settled = (0..5).map(|_| s.update(a, 20)).last().unwrap();
-        assert!(first > 1.0 && settled < 1.0, "{first} {settled}");
-        assert!(s.update(b, 20) > 1.0, "a new best move means more time");
-        let mut t = Stability::default();
-        (0..5).for_each(|_| _ = t.update(a, 20));
-        assert!(
-            t.update(a, -80) > settled,
-            "a falling score means more time"
-        );
-    }
-
-    #[test]
-    fn scaled_soft_limit_moves_only_with_a_clock() {
-        let clock = Limits {
-            time: [Some(ms(60_000)), None],
-            ..Limits::default()
-        };
-        let tm = TimeManager::new(&clock, Color::White, ms(0));
-        assert!(!tm.soft_expired_scaled(1.0));
-        assert!(tm.soft_expired_scaled(0.0));
-        let fixed = TimeManager::new(&Limits::movetime(ms(60_000)), Color::White, ms(0));
-        assert!(!fixed.soft_expired_scaled(0.0));
     }
 
     #[test]
