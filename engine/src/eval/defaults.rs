@@ -99,6 +99,9 @@ pub(super) const DEFAULT_WEIGHTS: [S; LEN] = [
     // king.danger (by count)
     S::new(  -1,   -8), S::new(   0,    0), S::new( -10,    3), S::new( -10,    2), S::new(   0,  -11), S::new( -16,    5), S::new(   6,    0), S::new( -10,    8),
     S::new( -14,    9), S::new(   9,   -2), S::new(   9,   22), S::new(  41,    7),
+    S::new(  41,    7), S::new(  41,    7), S::new(  41,    7), S::new(  41,    7),
+    S::new(  41,    7), S::new(  41,    7), S::new(  41,    7), S::new(  41,    7),
+    S::new(  41,    7), S::new(  41,    7), S::new(  41,    7), S::new(  41,    7),
     // passed.blocked
     S::new(   5,  -16), S::new(  -5,   -6), S::new( -11,   -2), S::new(   2,   -2),
     S::new(  -3,   -4), S::new(  11,  -12),

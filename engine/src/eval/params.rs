@@ -54,11 +54,11 @@ pub const TEMPO: usize = ROOK_HALF_OPEN + 1;
 pub const THREAT: usize = TEMPO + 1;
 /// Squares from which a piece of ours could check the enemy king safely, by kind knight..queen.
 pub const SAFE_CHECK: usize = THREAT + 9;
-/// King danger by attack units on the enemy king, 0..=11 and more (one weight per count: the
-/// tuner shapes the curve; the rare counts above 11 share the last weight).
+/// King danger by attack units on the enemy king, 0..=23 and more (one weight per count: the
+/// tuner shapes the curve; the rare counts above 23 share the last weight).
 pub const KING_DANGER: usize = SAFE_CHECK + 4;
 /// Number of king danger buckets.
-pub const KING_DANGER_LEN: usize = 12;
+pub const KING_DANGER_LEN: usize = 24;
 /// A passed pawn whose stop square is occupied, by relative rank 2..7.
 pub const PASSED_BLOCKED: usize = KING_DANGER + KING_DANGER_LEN;
 /// A passed pawn whose stop square is empty and not attacked by the enemy, by rank 2..7.
