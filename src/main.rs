@@ -42,6 +42,8 @@ enum Command {
     Datagen(cmd::datagen::Args),
     /// Extract labelled positions from a PGN file.
     Extract(cmd::extract::Args),
+    /// Score labelled positions with a reference engine (kept beside their results, for tune --lambda)
+    Label(cmd::label::Args),
     /// The regression gate: perft, bench signature, tactical baselines, sanity match.
     Check(cmd::check::Args),
     /// Run the sable engine (UCI on stdin/stdout), the same library the `sable` binary wraps;
@@ -63,6 +65,7 @@ fn main() {
         Command::Tune(a) => cmd::tune::run(a),
         Command::Datagen(a) => cmd::datagen::run(a),
         Command::Extract(a) => cmd::extract::run(a),
+        Command::Label(a) => cmd::label::run(a),
         Command::Check(a) => cmd::check::run(a),
         Command::Engine => {
             sable::uci::Uci::new().run();

@@ -5,6 +5,7 @@ pub mod check;
 pub mod datagen;
 pub mod epd;
 pub mod extract;
+pub mod label;
 pub mod match_cmd;
 pub mod perft;
 pub mod sprt;

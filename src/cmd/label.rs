@@ -1,0 +1,220 @@
+//! `harness label DATA --engine stockfish --nodes 2000 --out OUT.csv`: give every labelled
+//! position a reference engine's score (the CSV's third column), keeping its game result, so that
+//! `harness tune --lambda` can learn from a stronger engine's judgement of each position as well
+//! as from how the game ended.
+//!
+//! The output keeps the input's order, and is written a chunk at a time: an interrupted run
+//! re-started with the same command skips the positions already in OUT and goes on.
+
+use crate::cmd::epd::engine_spec;
+use crate::tune::dataset::{self, Record};
+use crate::uci::{Engine, EngineSpec, GoParams, Info, Score};
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// Positions labelled between two writes of the output file.
+const CHUNK: usize = 4096;
+
+/// The centipawn score written for a forced mate (sign from White's view).
+const MATE_CP: i32 = 3000;
+
+/// Options of this subcommand.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Labelled positions: EPD `FEN c9 "1-0";`, `FEN [1.0]` or CSV `fen,result,score`.
+    #[arg(required = true)]
+    pub data: Vec<PathBuf>,
+    /// The reference engine: a program with arguments (e.g. "/usr/games/stockfish").
+    #[arg(long)]
+    pub engine: String,
+    /// A UCI option for the engine as Name=Value; repeat for several.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
+    /// Nodes per position.
+    #[arg(long, default_value_t = 2000, conflicts_with = "depth")]
+    pub nodes: u64,
+    /// Depth per position instead of a node count.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Engine processes in parallel (0 = one per core).
+    #[arg(long, default_value_t = 0)]
+    pub concurrency: usize,
+    /// Skip (and count) malformed dataset lines instead of stopping at the first.
+    #[arg(long)]
+    pub skip_bad: bool,
+    /// Output CSV `fen,result,score` (score from White's view); an existing file is continued.
+    #[arg(short, long)]
+    pub out: PathBuf,
+}
+
+/// Runs the subcommand; returns the process exit code.
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    let spec = engine_spec(&args.engine, &args.options)?;
+    let mut records = Vec::new();
+    for path in &args.data {
+        let skipped = dataset::for_each_in_file(path, args.skip_bad, |r| records.push(r))?;
+        if skipped > 0 {
+            eprintln!("{}: {skipped} bad lines skipped", path.display());
+        }
+    }
+    let done = already_labelled(&args.out)?;
+    anyhow::ensure!(
+        done <= records.len(),
+        "{} already holds {done} positions, more than the {} given: not the same input?",
+        args.out.display(),
+        records.len()
+    );
+    if done > 0 {
+        eprintln!(
+            "{}: {done} positions already labelled, going on",
+            args.out.display()
+        );
+    }
+    let params = GoParams {
+        nodes: args.depth.is_none().then_some(args.nodes),
+        depth: args.depth,
+        ..GoParams::default()
+    };
+    let workers = match args.concurrency {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    // Fail early, with the engine's own error, when it cannot even start.
+    let first = Engine::start(&spec, Duration::from_secs(20))
+        .map_err(|e| anyhow::anyhow!("engine {}: {e}", spec.cmd))?;
+    let mut out = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.out)
+        .with_context(|| format!("opening {}", args.out.display()))?;
+    let bar = ProgressBar::new(records.len() as u64).with_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} positions {per_sec} eta {eta}")
+            .expect("valid template"),
+    );
+    bar.set_position(done as u64);
+    let pool = Pool::new(spec, workers);
+    *pool.engines[0].lock().unwrap_or_else(|p| p.into_inner()) = Some(first);
+    let mut failed = 0;
+    for chunk in records[done..].chunks(CHUNK) {
+        let scores = pool.label(chunk, &params, &bar);
+        let mut text = String::new();
+        for (r, s) in chunk.iter().zip(&scores) {
+            failed += s.is_none() as usize;
+            let rec = Record {
+                fen: r.fen.clone(),
+                result: r.result,
+                score: *s,
+            };
+            text.push_str(&dataset::to_csv_line(&rec));
+            text.push('\n');
+        }
+        out.write_all(text.as_bytes())?;
+        out.flush()?;
+    }
+    bar.finish_and_clear();
+    eprintln!(
+        "{}: {} positions labelled ({failed} without a score: the engine failed on them)",
+        args.out.display(),
+        records.len() - done
+    );
+    Ok(0)
+}
+
+/// Positions already in the output file (0 when there is none). A half-written last line is
+/// cut off, so that the run goes on from the last whole position.
+fn already_labelled(path: &Path) -> anyhow::Result<usize> {
+    if !path.exists() {
+        return Ok(0);
+    }
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let whole = text.rfind('\n').map_or(0, |i| i + 1);
+    if whole < text.len() {
+        OpenOptions::new()
+            .write(true)
+            .open(path)?
+            .set_len(whole as u64)?;
+    }
+    Ok(text[..whole]
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .count())
+}
+
+/// One engine process per worker, started on first use and restarted after a failure.
+struct Pool {
+    spec: EngineSpec,
+    engines: Vec<Mutex<Option<Engine>>>,
+}
+
+impl Pool {
+    fn new(spec: EngineSpec, workers: usize) -> Pool {
+        Pool {
+            spec,
+            engines: (0..workers.max(1)).map(|_| Mutex::new(None)).collect(),
+        }
+    }
+
+    /// The score of each record from White's view (`None` where the engine failed).
+    fn label(&self, chunk: &[Record], params: &GoParams, bar: &ProgressBar) -> Vec<Option<i32>> {
+        let next = AtomicUsize::new(0);
+        let scores: Vec<Mutex<Option<i32>>> = chunk.iter().map(|_| Mutex::new(None)).collect();
+        std::thread::scope(|scope| {
+            for slot in &self.engines {
+                let (next, scores) = (&next, &scores);
+                scope.spawn(move || {
+                    let mut engine = slot.lock().unwrap_or_else(|p| p.into_inner());
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(r) = chunk.get(i) else { break };
+                        let s = self.score(&mut engine, &r.fen, params);
+                        *scores[i].lock().unwrap_or_else(|p| p.into_inner()) = s;
+                        bar.inc(1);
+                    }
+                });
+            }
+        });
+        scores
+            .into_iter()
+            .map(|m| m.into_inner().unwrap_or_else(|p| p.into_inner()))
+            .collect()
+    }
+
+    /// One search; on any failure the engine is dropped (killed) and restarted next time.
+    fn score(&self, engine: &mut Option<Engine>, fen: &str, params: &GoParams) -> Option<i32> {
+        if engine.is_none() {
+            *engine = Engine::start(&self.spec, Duration::from_secs(20)).ok();
+        }
+        let e = engine.as_mut()?;
+        let mut last = None;
+        let searched = e.set_position::<&str>(Some(fen), &[]).and_then(|_| {
+            e.go(params, Duration::from_secs(60), |info: &Info| {
+                if info.bound.is_none() && info.multipv.unwrap_or(1) == 1 {
+                    if let Some(s) = info.score {
+                        last = Some(s);
+                    }
+                }
+            })
+        });
+        if searched.is_err() {
+            *engine = None;
+            return None;
+        }
+        let cp = match last? {
+            Score::Cp(cp) => cp,
+            Score::Mate(m) => MATE_CP * m.signum(),
+        };
+        Some(if black_to_move(fen) { -cp } else { cp })
+    }
+}
+
+/// Whether the FEN's side-to-move field is `b`.
+fn black_to_move(fen: &str) -> bool {
+    fen.split_whitespace().nth(1) == Some("b")
+}
