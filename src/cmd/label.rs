@@ -103,18 +103,8 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let mut failed = 0;
     for chunk in records[done..].chunks(CHUNK) {
         let scores = pool.label(chunk, &params, &bar);
-        let mut text = String::new();
-        for (r, s) in chunk.iter().zip(&scores) {
-            failed += s.is_none() as usize;
-            let rec = Record {
-                fen: r.fen.clone(),
-                result: r.result,
-                score: *s,
-            };
-            text.push_str(&dataset::to_csv_line(&rec));
-            text.push('\n');
-        }
-        out.write_all(text.as_bytes())?;
+        failed += scores.iter().filter(|s| s.is_none()).count();
+        out.write_all(csv_lines(chunk, &scores).as_bytes())?;
         out.flush()?;
     }
     bar.finish_and_clear();
@@ -124,6 +114,21 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         records.len() - done
     );
     Ok(0)
+}
+
+/// The records with their new scores, as CSV lines.
+fn csv_lines(chunk: &[Record], scores: &[Option<i32>]) -> String {
+    let mut text = String::new();
+    for (r, s) in chunk.iter().zip(scores) {
+        let rec = Record {
+            fen: r.fen.clone(),
+            result: r.result,
+            score: *s,
+        };
+        text.push_str(&dataset::to_csv_line(&rec));
+        text.push('\n');
+    }
+    text
 }
 
 /// Positions already in the output file (0 when there is none). A half-written last line is
