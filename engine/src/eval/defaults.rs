@@ -98,10 +98,8 @@ pub(super) const DEFAULT_WEIGHTS: [S; LEN] = [
     S::new(  34,   -6), S::new(  10,   15), S::new(  20,   10), S::new(  22,   12),
     // king.danger (by count)
     S::new(  -8,   -9), S::new(   0,    0), S::new( -14,   -4), S::new( -13,   -5), S::new(  -8,   -9), S::new( -22,    2), S::new(  10,  -11), S::new( -11,    6),
-    S::new( -16,    2), S::new(   4,    1), S::new(   6,   19), S::new(  21,    3),
-    S::new(  16,    7), S::new(  23,   11), S::new(   6,    3), S::new(   5,    1),
-    S::new(   3,    1), S::new(   1,    0), S::new(   0,    0), S::new(   0,    0),
-    S::new(   0,    0), S::new(   0,    0), S::new(   0,    0), S::new(   0,    0),
+    S::new( -16,    2), S::new(   4,    1), S::new(   6,   19), S::new(  21,    3), S::new(  16,    7), S::new(  23,   11), S::new(   6,    3), S::new(   5,    1),
+    S::new(   3,    1), S::new(   1,    0), S::new(   0,    0), S::new(   0,    0), S::new(   0,    0), S::new(   0,    0), S::new(   0,    0), S::new(   0,    0),
     // passed.blocked
     S::new(   3,  -16), S::new(  -1,   -5), S::new( -11,   -2), S::new(   0,   -3),
     S::new(  -6,   -6), S::new(   9,  -17),
