@@ -98,8 +98,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             .expect("valid template"),
     );
     bar.set_position(done as u64);
-    let pool = Pool::new(spec, workers);
-    *pool.engines[0].lock().unwrap_or_else(|p| p.into_inner()) = Some(first);
+    let pool = Pool::new(spec, first, workers);
     let mut failed = 0;
     for chunk in records[done..].chunks(CHUNK) {
         let scores = pool.label(chunk, &params, &bar);
@@ -152,43 +151,50 @@ fn already_labelled(path: &Path) -> anyhow::Result<usize> {
         .count())
 }
 
-/// One engine process per worker, started on first use and restarted after a failure.
+/// One engine process per worker (the first one already started, the others on first use),
+/// restarted after a failure.
 struct Pool {
     spec: EngineSpec,
     engines: Vec<Mutex<Option<Engine>>>,
 }
 
 impl Pool {
-    fn new(spec: EngineSpec, workers: usize) -> Pool {
-        Pool {
-            spec,
-            engines: (0..workers.max(1)).map(|_| Mutex::new(None)).collect(),
-        }
+    fn new(spec: EngineSpec, first: Engine, workers: usize) -> Pool {
+        let mut engines = vec![Mutex::new(Some(first))];
+        engines.extend((1..workers).map(|_| Mutex::new(None)));
+        Pool { spec, engines }
     }
 
     /// The score of each record from White's view (`None` where the engine failed).
     fn label(&self, chunk: &[Record], params: &GoParams, bar: &ProgressBar) -> Vec<Option<i32>> {
         let next = AtomicUsize::new(0);
-        let scores: Vec<Mutex<Option<i32>>> = chunk.iter().map(|_| Mutex::new(None)).collect();
+        let mut scores = vec![None; chunk.len()];
         std::thread::scope(|scope| {
-            for slot in &self.engines {
-                let (next, scores) = (&next, &scores);
-                scope.spawn(move || {
-                    let mut engine = slot.lock().unwrap_or_else(|p| p.into_inner());
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(r) = chunk.get(i) else { break };
-                        let s = self.score(&mut engine, &r.fen, params);
-                        *scores[i].lock().unwrap_or_else(|p| p.into_inner()) = s;
-                        bar.inc(1);
-                    }
-                });
+            let workers: Vec<_> = self
+                .engines
+                .iter()
+                .map(|slot| {
+                    let next = &next;
+                    scope.spawn(move || {
+                        let mut engine = slot.lock().unwrap_or_else(|p| p.into_inner());
+                        let mut done = Vec::new();
+                        loop {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(r) = chunk.get(i) else { break };
+                            done.push((i, self.score(&mut engine, &r.fen, params)));
+                            bar.inc(1);
+                        }
+                        done
+                    })
+                })
+                .collect();
+            for w in workers {
+                for (i, s) in w.join().expect("a labelling worker panicked") {
+                    scores[i] = s;
+                }
             }
         });
         scores
-            .into_iter()
-            .map(|m| m.into_inner().unwrap_or_else(|p| p.into_inner()))
-            .collect()
     }
 
     /// One search; on any failure the engine is dropped (killed) and restarted next time.

@@ -452,6 +452,7 @@ fn non_negative(s: &str) -> Result<f64, String> {
     }
 }
 
+/// Parses a number from 0 to 1 (clap value parser).
 fn unit_interval(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
@@ -463,8 +464,7 @@ fn unit_interval(s: &str) -> Result<f64, String> {
 fn target(r: &dataset::Record, lambda: f64, score_k: f64) -> f64 {
     match r.score {
         Some(cp) if lambda < 1.0 => {
-            let expected = 1.0 / (1.0 + 10f64.powf(-score_k * cp as f64 / 400.0));
-            lambda * r.result + (1.0 - lambda) * expected
+            lambda * r.result + (1.0 - lambda) * model::sigmoid(score_k, cp as f64)
         }
         _ => r.result,
     }
