@@ -2,7 +2,7 @@
 //! solver), basic endgames won, repetition handling, legality at tiny limits.
 
 use sable::board::Board;
-use sable::search::{Limits, NoReport, Score, Searcher};
+use sable::search::{Limits, NoReport, Score, SearchOptions, Searcher};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
 
@@ -235,4 +235,37 @@ fn bench_signature_matches_suites_file() {
         got, want,
         "bench signature changed: update suites/bench.txt"
     );
+}
+
+/// Nodes for a fixed-depth search of a few bench middlegames with these options.
+fn nodes_with(options: SearchOptions) -> u64 {
+    sable::bench::POSITIONS[1..9]
+        .iter()
+        .map(|fen| {
+            let mut board = Board::from_fen(fen).unwrap();
+            let mut s = Searcher::new(16);
+            s.set_options(options);
+            s.search(&mut board, &Limits::depth(8), &mut NoReport).nodes
+        })
+        .sum()
+}
+
+#[test]
+fn every_feature_switch_changes_the_search_and_keeps_it_sound() {
+    let default = SearchOptions::default();
+    let base = nodes_with(default);
+    for name in SearchOptions::FEATURES {
+        let mut flipped = default;
+        let on = default.feature(name).unwrap();
+        assert!(flipped.set_feature(name, !on));
+        // A switch wired to nothing would leave the tree exactly as it was.
+        assert_ne!(nodes_with(flipped), base, "{name} changes nothing");
+        // Every configuration still finds the mate in three at its exact distance.
+        let fen = "k7/8/8/3K4/8/8/8/7R w - - 0 1";
+        let mut board = Board::from_fen(fen).unwrap();
+        let mut s = Searcher::new(16);
+        s.set_options(flipped);
+        let r = s.search(&mut board, &Limits::depth(10), &mut NoReport);
+        assert_eq!(r.score, Score::Mate(5), "{name} flipped");
+    }
 }

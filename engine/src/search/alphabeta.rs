@@ -2,17 +2,20 @@
 //! check extension, null-move pruning, reverse futility, futility pruning and LMR.
 
 use super::history::bonus;
-use super::movepick::{is_tactical, MovePicker};
+use super::movepick::{is_tactical, mvv_lva, MovePicker};
 use super::score::{Score, DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use super::see::see;
 use super::time::TimeManager;
-use super::tt::Bound;
+use super::tt::{Bound, TtHit};
 use super::{Limits, Reporter, SearchResult, Searcher};
 use crate::board::Board;
 use crate::types::{Move, MoveList, PieceType};
 
 /// Half-width of the first aspiration window, in centipawns.
 const ASPIRATION: i32 = 25;
+
+/// How far above beta a shallow capture search must score for ProbCut to cut the node.
+const PROBCUT_MARGIN: i32 = 200;
 
 /// Late move reduction in plies for a move at this depth and move number.
 fn lmr_reduction(depth: i32, move_number: usize) -> i32 {
@@ -177,15 +180,24 @@ impl Searcher {
                 }
             }
         }
-        let eval = if in_check {
+        let raw_eval = if in_check {
             -INFINITY
         } else {
             hit.map_or_else(|| self.static_eval(board), |h| h.eval)
         };
-        self.evals[ply] = eval;
+        let static_eval = if in_check {
+            raw_eval
+        } else {
+            self.corrected(board, raw_eval)
+        };
+        self.evals[ply] = static_eval;
         // Improving: our static eval rose since our previous move, so pruning can be bolder
         // when it did not.
-        let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
+        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+        let eval = match hit {
+            Some(h) if self.options.tt_eval && !in_check => tt_sharpened(static_eval, h),
+            _ => static_eval,
+        };
         let singular = hit.and_then(|h| {
             let candidate = self.options.singular
                 && !root
@@ -200,6 +212,8 @@ impl Searcher {
         let mut node = Node {
             depth,
             ply,
+            raw_eval,
+            static_eval,
             eval,
             improving,
             in_check,
@@ -207,6 +221,9 @@ impl Searcher {
         };
         if !pv_node && !in_check && !excluding {
             if let Some(score) = self.prune_node(board, node, beta, null_ok) {
+                return score;
+            }
+            if let Some(score) = self.probcut(board, node, beta, hit) {
                 return score;
             }
         }
@@ -266,6 +283,60 @@ impl Searcher {
         None
     }
 
+    /// ProbCut: a capture whose shallow search (quiescence, then depth - 4) beats beta by a
+    /// wide margin would almost surely beat beta at full depth too, so the node is cut.
+    fn probcut(
+        &mut self,
+        board: &mut Board,
+        node: Node,
+        beta: i32,
+        hit: Option<TtHit>,
+    ) -> Option<i32> {
+        let Node {
+            depth, ply, eval, ..
+        } = node;
+        let pc_beta = beta + PROBCUT_MARGIN;
+        if !self.options.probcut || depth < 5 || beta.abs() >= MATE_BOUND {
+            return None;
+        }
+        // The TT already says a search nearly as deep stays below the ProbCut bound.
+        if hit.is_some_and(|h| h.depth >= depth - 3 && h.score < pc_beta) {
+            return None;
+        }
+        let mut captures = board.legal_captures();
+        captures
+            .as_mut_slice()
+            .sort_by_key(|&mv| -mvv_lva(board, mv));
+        for &mv in captures.iter() {
+            if see(board, mv) < pc_beta - eval {
+                continue;
+            }
+            board.make(mv);
+            self.moves[ply] = mv;
+            let mut score = -self.qsearch(board, ply + 1, -pc_beta, -pc_beta + 1);
+            if score >= pc_beta {
+                score = -self.negamax(board, depth - 4, ply + 1, -pc_beta, -pc_beta + 1, true);
+            }
+            board.unmake();
+            if self.stopped {
+                return Some(0);
+            }
+            if score >= pc_beta {
+                self.tt.store(
+                    board.key(),
+                    ply,
+                    mv,
+                    score,
+                    node.raw_eval,
+                    depth - 3,
+                    Bound::Lower,
+                );
+                return Some(score);
+            }
+        }
+        None
+    }
+
     /// The move loop of a node: PVS with LMR and futility pruning; stores the result in the TT.
     fn search_moves(
         &mut self,
@@ -278,6 +349,7 @@ impl Searcher {
         let Node {
             depth,
             ply,
+            raw_eval,
             eval,
             in_check,
             ..
@@ -305,6 +377,7 @@ impl Searcher {
         };
         let mut picker = MovePicker::new(board, tt_move, killers, counter);
         let mut quiets_tried = MoveList::new();
+        let mut captures_tried = MoveList::new();
         let mut best = -INFINITY;
         let mut best_move = Move::NULL;
         let mut searched = 0usize;
@@ -373,12 +446,15 @@ impl Searcher {
                             self.reward_quiet(us, mv, depth, ply, &quiets_tried);
                             self.counters.set(prev, mv);
                         }
+                        self.reward_capture(board, mv, quiet, depth, &captures_tried);
                         break;
                     }
                 }
             }
             if quiet {
                 quiets_tried.push(mv);
+            } else {
+                captures_tried.push(mv);
             }
         }
         if searched == 0 {
@@ -396,9 +472,12 @@ impl Searcher {
             Bound::Upper
         };
         if excluded.is_null() {
-            let stored_eval = if in_check { 0 } else { eval };
+            let stored_eval = if in_check { 0 } else { raw_eval };
             self.tt
                 .store(board.key(), ply, best_move, best, stored_eval, depth, bound);
+            if !in_check && (best_move.is_null() || !is_tactical(board, best_move)) {
+                self.learn_correction(board, node, best, bound);
+            }
         }
         best
     }
@@ -439,6 +518,42 @@ impl Searcher {
             Singular::Extend(-1)
         } else {
             Singular::Extend(0)
+        }
+    }
+
+    /// A move caused a cut-off: the captures tried before it failed (their capture history
+    /// falls) and, if it is a capture itself, its capture history rises.
+    fn reward_capture(
+        &mut self,
+        board: &Board,
+        mv: Move,
+        quiet: bool,
+        depth: i32,
+        tried: &MoveList,
+    ) {
+        if !self.options.capture_history {
+            return;
+        }
+        let b = bonus(depth);
+        if !quiet {
+            self.history.update_capture(board, mv, b);
+        }
+        for &c in tried.iter() {
+            self.history.update_capture(board, c, -b);
+        }
+    }
+
+    /// Teach the correction history the gap between the search's `best` and the static eval,
+    /// where the bound says the gap is real (a fail-high above the eval, a fail-low below it).
+    fn learn_correction(&mut self, board: &Board, node: Node, best: i32, bound: Bound) {
+        let useful = match bound {
+            Bound::Lower => best > node.static_eval,
+            Bound::Upper => best < node.static_eval,
+            _ => true,
+        };
+        if useful && best.abs() < MATE_BOUND {
+            self.correction
+                .update(board, node.depth, node.raw_eval, best);
         }
     }
 
@@ -507,6 +622,12 @@ impl Searcher {
 struct Node {
     depth: i32,
     ply: usize,
+    /// The static evaluation as the evaluation function gave it (stored in the TT).
+    raw_eval: i32,
+    /// The static evaluation after correction.
+    static_eval: i32,
+    /// The best guess at this node's score that pruning decisions use: `static_eval`, or the
+    /// TT's bound where it is tighter.
     eval: i32,
     improving: bool,
     in_check: bool,
@@ -520,6 +641,22 @@ enum Singular {
     Extend(i32),
     /// Several moves beat beta: return this score at once.
     Cut(i32),
+}
+
+/// The static eval moved to the TT's score where the TT's bound says the true score lies
+/// beyond it on that side.
+fn tt_sharpened(static_eval: i32, hit: TtHit) -> i32 {
+    let tighter = match hit.bound {
+        Bound::Lower => hit.score > static_eval,
+        Bound::Upper => hit.score < static_eval,
+        Bound::Exact => true,
+        Bound::None => false,
+    };
+    if tighter && hit.score.abs() < MATE_BOUND {
+        hit.score
+    } else {
+        static_eval
+    }
 }
 
 /// True if the side to move has a piece other than pawns and king.

@@ -5,6 +5,7 @@
 //! same names) so a match can compare "with" against "without" on one binary.
 
 mod alphabeta;
+pub mod correction;
 pub mod history;
 pub mod limits;
 pub mod movepick;
@@ -20,6 +21,7 @@ pub use score::Score;
 use crate::board::Board;
 use crate::eval::Params;
 use crate::types::Move;
+use correction::CorrectionHistory;
 use history::{CounterMoves, History, Killers};
 use score::MAX_PLY;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -84,6 +86,17 @@ pub struct SearchOptions {
     /// Try the quiet move that last refuted the opponent's previous move right after the
     /// killers (UCI `CounterMove`).
     pub counter_move: bool,
+    /// Correct the static evaluation by the error the search recently found in positions with
+    /// the same pawn structure (UCI `CorrHist`).
+    pub correction: bool,
+    /// Where the TT holds a bound on this position's score that is tighter than the static
+    /// eval, prune with the bound instead (UCI `TTEval`).
+    pub tt_eval: bool,
+    /// Order captures by their capture history besides MVV-LVA (UCI `CaptHist`).
+    pub capture_history: bool,
+    /// ProbCut: cut a node when a capture's shallow search beats beta by a wide margin (UCI
+    /// `ProbCut`).
+    pub probcut: bool,
     /// Time kept in reserve for the GUI and communication (UCI `Move Overhead`).
     pub move_overhead: Duration,
 }
@@ -102,6 +115,10 @@ impl Default for SearchOptions {
             // Off: no gain measured yet (docs/search.md); kept to be tried at longer controls.
             singular: false,
             counter_move: true,
+            correction: true,
+            tt_eval: true,
+            capture_history: true,
+            probcut: true,
             move_overhead: Duration::from_millis(25),
         }
     }
@@ -109,7 +126,7 @@ impl Default for SearchOptions {
 
 impl SearchOptions {
     /// The names of the boolean feature switches, as UCI options.
-    pub const FEATURES: [&'static str; 10] = [
+    pub const FEATURES: [&'static str; 14] = [
         "NullMove",
         "LMR",
         "RFP",
@@ -120,6 +137,10 @@ impl SearchOptions {
         "IIR",
         "Singular",
         "CounterMove",
+        "CorrHist",
+        "TTEval",
+        "CaptHist",
+        "ProbCut",
     ];
 
     /// Turn a feature on or off by its UCI name (case-insensitive); false if no such feature.
@@ -151,6 +172,10 @@ impl SearchOptions {
             "iir" => &mut self.iir,
             "singular" => &mut self.singular,
             "countermove" => &mut self.counter_move,
+            "corrhist" => &mut self.correction,
+            "tteval" => &mut self.tt_eval,
+            "capthist" => &mut self.capture_history,
+            "probcut" => &mut self.probcut,
             _ => return None,
         })
     }
@@ -162,6 +187,7 @@ pub struct Searcher {
     history: History,
     killers: Killers,
     counters: CounterMoves,
+    correction: CorrectionHistory,
     params: Params,
     options: SearchOptions,
     stop: Arc<AtomicBool>,
@@ -191,6 +217,7 @@ impl Searcher {
             history: History::default(),
             killers: Killers::default(),
             counters: CounterMoves::default(),
+            correction: CorrectionHistory::default(),
             params: Params::default(),
             options: SearchOptions::default(),
             stop: Arc::new(AtomicBool::new(false)),
@@ -225,6 +252,7 @@ impl Searcher {
         self.history.clear();
         self.killers.clear();
         self.counters.clear();
+        self.correction.clear();
     }
 
     /// Replace the TT by an empty one of `mb` megabytes.
@@ -274,6 +302,16 @@ impl Searcher {
 
     fn static_eval(&self, board: &Board) -> i32 {
         crate::eval::evaluate(board, &self.params)
+    }
+
+    /// A raw static evaluation corrected by the correction history (when it is on).
+    #[inline]
+    fn corrected(&self, board: &Board, raw: i32) -> i32 {
+        if self.options.correction {
+            self.correction.correct(board, raw)
+        } else {
+            raw
+        }
     }
 
     /// The quiescence-search principal variation from `board` (the tuner resolves quiet leaves

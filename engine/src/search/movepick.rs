@@ -1,6 +1,6 @@
-//! Staged move picker: TT move, good captures and promotions (MVV-LVA, SEE >= 0), killers,
-//! the counter move, quiets by history, then losing captures and under-promotions. Moves come from the legal
-//! generators, so every move returned is legal; stages generate lazily so a TT-move cut-off
+//! Staged move picker: TT move, good captures and promotions (MVV-LVA and capture history,
+//! SEE >= 0), killers, the counter move, quiets by history, then losing captures and
+//! under-promotions. Moves come from the legal generators, so every move returned is legal; stages generate lazily so a TT-move cut-off
 //! costs no generation at all.
 
 use super::history::History;
@@ -119,7 +119,8 @@ impl MovePicker {
                 Stage::GenCaptures => {
                     self.list = board.legal_captures();
                     for i in 0..self.list.len() {
-                        self.scores[i] = mvv_lva(board, self.list[i]);
+                        let mv = self.list[i];
+                        self.scores[i] = mvv_lva(board, mv) + history.capture(board, mv) / 4;
                     }
                     self.idx = 0;
                     self.stage = Stage::GoodCaptures;

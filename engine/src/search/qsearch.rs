@@ -53,12 +53,13 @@ impl Searcher {
                 return h.score;
             }
         }
+        let tt_move = hit.map_or(Move::NULL, |h| h.mv);
         let orig_alpha = alpha;
         let mut stand_pat = -MATE;
         let mut eval = 0;
         if !in_check {
             eval = hit.map_or_else(|| self.static_eval(board), |h| h.eval);
-            stand_pat = eval;
+            stand_pat = self.corrected(board, eval);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -77,7 +78,9 @@ impl Searcher {
         for (i, s) in scores.iter_mut().enumerate().take(n) {
             let mv = list[i];
             let tactical = mv.is_promotion() || captured_kind(board, mv).is_some();
-            *s = if tactical {
+            *s = if mv == tt_move {
+                1_000_000
+            } else if tactical {
                 mvv_lva(board, mv) + 100_000
             } else {
                 0
