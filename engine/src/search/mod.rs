@@ -61,7 +61,7 @@ pub struct NoReport;
 impl Reporter for NoReport {}
 
 /// Switches for each selectivity feature and the time reserve. `Default` = everything on
-/// except `singular` and `probcut`.
+/// except `singular`, `probcut` and `capture_history`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchOptions {
     /// Null-move pruning (UCI `NullMove`).
@@ -117,7 +117,8 @@ impl Default for SearchOptions {
             counter_move: true,
             correction: true,
             tt_eval: true,
-            capture_history: true,
+            // Off: no gain in fixed-node self-play (docs/search.md).
+            capture_history: false,
             // Off: it lost in fixed-node self-play (docs/search.md); kept to be tried again.
             probcut: false,
             move_overhead: Duration::from_millis(25),
