@@ -87,8 +87,8 @@ mod tests {
         let c = ch.correct(&board, 0);
         assert!((-32..=-30).contains(&c), "{c}");
         // The other side to move has its own entries.
-        let black = Board::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1")
-            .unwrap();
+        let black =
+            Board::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1").unwrap();
         assert_eq!(ch.correct(&black, 0), 0);
         ch.clear();
         assert_eq!(ch.correct(&board, 7), 7);
