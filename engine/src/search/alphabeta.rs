@@ -375,7 +375,8 @@ impl Searcher {
         } else {
             Move::NULL
         };
-        let mut picker = MovePicker::new(board, tt_move, killers, counter);
+        let mut picker = MovePicker::new(board, tt_move, killers, counter)
+            .with_capture_history(self.options.capture_history);
         let mut quiets_tried = MoveList::new();
         let mut captures_tried = MoveList::new();
         let mut best = -INFINITY;

@@ -1,7 +1,7 @@
-//! Staged move picker: TT move, good captures and promotions (MVV-LVA and capture history,
-//! SEE >= 0), killers, the counter move, quiets by history, then losing captures and
-//! under-promotions. Moves come from the legal generators, so every move returned is legal; stages generate lazily so a TT-move cut-off
-//! costs no generation at all.
+//! Staged move picker: TT move, good captures and promotions (MVV-LVA and optionally capture
+//! history, SEE >= 0), killers, the counter move, quiets by history, then losing captures and
+//! under-promotions. Moves come from the legal generators, so every move returned is legal;
+//! stages generate lazily so a TT-move cut-off costs no generation at all.
 
 use super::history::History;
 use super::see::{captured_kind, see, value};
@@ -33,6 +33,8 @@ pub struct MovePicker {
     idx: usize,
     bad: MoveList,
     bad_idx: usize,
+    /// Whether captures are ordered by their capture history too (UCI `CaptHist`).
+    capture_history: bool,
 }
 
 /// True for moves that change material: captures and promotions.
@@ -72,7 +74,15 @@ impl MovePicker {
             idx: 0,
             bad: MoveList::new(),
             bad_idx: 0,
+            capture_history: false,
         }
+    }
+
+    /// Order captures by capture history besides MVV-LVA (off by default: the lookups are
+    /// wasted work when nothing updates the table).
+    pub fn with_capture_history(mut self, on: bool) -> MovePicker {
+        self.capture_history = on;
+        self
     }
 
     /// Pick the highest-scored remaining move of `list` (selection sort: most nodes cut early).
@@ -120,7 +130,10 @@ impl MovePicker {
                     self.list = board.legal_captures();
                     for i in 0..self.list.len() {
                         let mv = self.list[i];
-                        self.scores[i] = mvv_lva(board, mv) + history.capture(board, mv) / 4;
+                        self.scores[i] = mvv_lva(board, mv);
+                        if self.capture_history {
+                            self.scores[i] += history.capture(board, mv) / 4;
+                        }
                     }
                     self.idx = 0;
                     self.stage = Stage::GoodCaptures;
