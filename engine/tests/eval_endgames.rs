@@ -17,9 +17,11 @@ fn play_out(fen: &str, nodes: u64, max_plies: usize) -> Result<usize, String> {
                 Err(format!("stalemate at ply {ply}"))
             };
         }
-        if board.is_repetition() || board.is_fifty_move_draw() {
+        // The rules' draws: the engine may repeat a position once on its way (it scores only a
+        // third occurrence, or a repetition inside its own tree, as a draw), as in a real game.
+        if board.repetition_count() >= 2 || board.is_fifty_move_draw() {
             return Err(format!(
-                "draw by repetition or fifty moves at ply {ply}: {}",
+                "draw by threefold repetition or fifty moves at ply {ply}: {}",
                 board.to_fen()
             ));
         }

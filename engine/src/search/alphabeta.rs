@@ -1,7 +1,7 @@
 //! Iterative deepening with aspiration windows, and the negamax PVS alpha-beta below it with
 //! check extension, null-move pruning, reverse futility, futility pruning and LMR.
 
-use super::history::bonus;
+use super::history::{bonus, piece_to, NO_CONTEXT};
 use super::movepick::{is_tactical, mvv_lva, MovePicker};
 use super::score::{Score, DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use super::see::see;
@@ -9,7 +9,7 @@ use super::time::TimeManager;
 use super::tt::{Bound, TtHit};
 use super::{Limits, Reporter, SearchResult, Searcher};
 use crate::board::Board;
-use crate::types::{Move, MoveList, PieceType};
+use crate::types::{Color, Move, MoveList, PieceType};
 
 /// Half-width of the first aspiration window, in centipawns.
 const ASPIRATION: i32 = 25;
@@ -40,6 +40,7 @@ impl Searcher {
         self.can_stop = false;
         self.time = Some(time);
         self.killers.clear();
+        self.root_nodes.fill(0);
         let root_moves = board.legal_moves();
         let mut result = SearchResult {
             best_move: root_moves.get(0).unwrap_or(Move::NULL),
@@ -63,6 +64,7 @@ impl Searcher {
             .unwrap_or(MAX_PLY as i32 - 1)
             .clamp(1, MAX_PLY as i32 - 1);
         let mut prev = 0;
+        let mut stable_iterations = 0;
         for depth in 1..=max_depth {
             self.seldepth = 0;
             let score = self.aspiration(board, depth, prev);
@@ -78,15 +80,34 @@ impl Searcher {
             result.pv = self.pv[0][..self.pv_len[0]].to_vec();
             result.hashfull = self.tt.hashfull();
             if let Some(&first) = result.pv.first() {
+                stable_iterations = if first == result.best_move {
+                    stable_iterations + 1
+                } else {
+                    0
+                };
                 result.best_move = first;
             }
             reporter.iteration(&result, time.elapsed());
-            if self.should_stop() || time.soft_expired() || mate_found(limits, score) {
+            let scale = self.time_scale(depth, stable_iterations, result.best_move);
+            if self.should_stop() || time.soft_expired_scaled(scale) || mate_found(limits, score) {
                 break;
             }
         }
         result.nodes = self.nodes;
         result
+    }
+
+    /// How much of the soft time limit to use after an iteration: more while the best move
+    /// keeps changing or shares the nodes with other moves, less once it is settled. Shallow
+    /// iterations say too little to judge by.
+    fn time_scale(&self, depth: i32, stable_iterations: usize, best: Move) -> f64 {
+        const STABILITY: [f64; 5] = [1.8, 1.35, 1.1, 0.9, 0.75];
+        if depth < 6 || self.nodes == 0 {
+            return 1.0;
+        }
+        let stability = STABILITY[stable_iterations.min(STABILITY.len() - 1)];
+        let best_share = self.root_nodes[root_slot(best)] as f64 / self.nodes as f64;
+        stability * (1.6 - best_share.min(1.0)) * 1.4
     }
 
     /// One iteration: a narrow window around the last score, widened on failure.
@@ -264,6 +285,7 @@ impl Searcher {
             let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
             board.make_null();
             self.moves[ply] = Move::NULL;
+            self.moved[ply] = NO_CONTEXT;
             let score = -self.negamax(board, depth - 1 - r, ply + 1, -beta, -beta + 1, false);
             board.unmake_null();
             if self.stopped {
@@ -311,6 +333,7 @@ impl Searcher {
             if see(board, mv) < pc_beta - eval {
                 continue;
             }
+            self.moved[ply] = piece_to(board, mv);
             board.make(mv);
             self.moves[ply] = mv;
             let mut score = -self.qsearch(board, ply + 1, -pc_beta, -pc_beta + 1);
@@ -375,8 +398,10 @@ impl Searcher {
         } else {
             Move::NULL
         };
+        let contexts = self.contexts(ply);
         let mut picker = MovePicker::new(board, tt_move, killers, counter)
-            .with_capture_history(self.options.capture_history);
+            .with_capture_history(self.options.capture_history)
+            .with_continuation(contexts);
         let mut quiets_tried = MoveList::new();
         let mut captures_tried = MoveList::new();
         let mut best = -INFINITY;
@@ -407,8 +432,11 @@ impl Searcher {
                     continue;
                 }
             }
+            let key = piece_to(board, mv);
+            let nodes_before = self.nodes;
             board.make(mv);
             self.moves[ply] = mv;
+            self.moved[ply] = key;
             searched += 1;
             let new_depth = depth - 1 + extension;
             let mut score;
@@ -421,7 +449,7 @@ impl Searcher {
                     r -= pv_node as i32;
                     r -= (in_check || gives_check) as i32;
                     r -= (killers.contains(&mv) || mv == counter) as i32;
-                    r -= (self.history.get(us, mv) / 4096).clamp(-2, 2);
+                    r -= self.history_reduction(us, mv, contexts, key);
                     r = r.clamp(0, new_depth - 1);
                 }
                 score = -self.negamax(board, new_depth - r, ply + 1, -alpha - 1, -alpha, true);
@@ -433,6 +461,9 @@ impl Searcher {
                 }
             }
             board.unmake();
+            if ply == 0 {
+                self.root_nodes[root_slot(mv)] += self.nodes - nodes_before;
+            }
             if self.stopped {
                 return 0;
             }
@@ -444,7 +475,7 @@ impl Searcher {
                     self.update_pv(ply, mv);
                     if alpha >= beta {
                         if quiet {
-                            self.reward_quiet(us, mv, depth, ply, &quiets_tried);
+                            self.reward_quiet(board, mv, depth, ply, contexts, &quiets_tried);
                             self.counters.set(prev, mv);
                         }
                         self.reward_capture(board, mv, quiet, depth, &captures_tried);
@@ -582,18 +613,44 @@ impl Searcher {
     /// the quiet moves tried before it.
     fn reward_quiet(
         &mut self,
-        us: crate::types::Color,
+        board: &Board,
         mv: Move,
         depth: i32,
         ply: usize,
+        contexts: [u16; 2],
         tried: &MoveList,
     ) {
+        let us = board.side_to_move();
         self.killers.add(ply, mv);
         let b = bonus(depth);
         self.history.update(us, mv, b);
+        self.history
+            .update_continuation(contexts, piece_to(board, mv), b);
         for &q in tried.iter() {
             self.history.update(us, q, -b);
+            self.history
+                .update_continuation(contexts, piece_to(board, q), -b);
         }
+    }
+
+    /// The continuation contexts of a node at `ply`: the keys of the moves one and two plies
+    /// back, or none when continuation history is off.
+    fn contexts(&self, ply: usize) -> [u16; 2] {
+        if !self.options.continuation {
+            return [NO_CONTEXT; 2];
+        }
+        let back = |n: usize| ply.checked_sub(n).map_or(NO_CONTEXT, |p| self.moved[p]);
+        [back(1), back(2)]
+    }
+
+    /// Plies of LMR taken off (or added, when negative) for a quiet move's history: its
+    /// butterfly history plus, when on, its continuation history (hence the wider scale).
+    fn history_reduction(&self, us: Color, mv: Move, contexts: [u16; 2], key: u16) -> i32 {
+        let butterfly = self.history.get(us, mv);
+        if !self.options.continuation {
+            return (butterfly / 4096).clamp(-2, 2);
+        }
+        ((butterfly + self.history.continuation(contexts, key)) / 8192).clamp(-2, 2)
     }
 }
 
@@ -661,6 +718,11 @@ fn tt_sharpened(static_eval: i32, hit: TtHit) -> i32 {
 }
 
 /// True if the side to move has a piece other than pawns and king.
+/// The index of a root move in `Searcher::root_nodes`.
+fn root_slot(mv: Move) -> usize {
+    mv.from().index() * 64 + mv.to().index()
+}
+
 fn has_pieces(board: &Board) -> bool {
     let us = board.side_to_move();
     let pawns_kings = board.pieces(us, PieceType::Pawn) | board.pieces(us, PieceType::King);

@@ -92,6 +92,10 @@ pub struct SearchOptions {
     /// Where the TT holds a bound on this position's score that is tighter than the static
     /// eval, prune with the bound instead (UCI `TTEval`).
     pub tt_eval: bool,
+    /// Order quiet moves by their continuation history (how well they answered the same
+    /// previous two moves before) besides the butterfly history, and reduce by both (UCI
+    /// `ContHist`).
+    pub continuation: bool,
     /// Order captures by their capture history besides MVV-LVA (UCI `CaptHist`).
     pub capture_history: bool,
     /// ProbCut: cut a node when a capture's shallow search beats beta by a wide margin (UCI
@@ -117,6 +121,7 @@ impl Default for SearchOptions {
             counter_move: true,
             correction: true,
             tt_eval: true,
+            continuation: true,
             // Off: no gain in fixed-node self-play (docs/search.md).
             capture_history: false,
             // Off: it lost in fixed-node self-play (docs/search.md); kept to be tried again.
@@ -128,7 +133,7 @@ impl Default for SearchOptions {
 
 impl SearchOptions {
     /// The names of the boolean feature switches, as UCI options.
-    pub const FEATURES: [&'static str; 14] = [
+    pub const FEATURES: [&'static str; 15] = [
         "NullMove",
         "LMR",
         "RFP",
@@ -141,6 +146,7 @@ impl SearchOptions {
         "CounterMove",
         "CorrHist",
         "TTEval",
+        "ContHist",
         "CaptHist",
         "ProbCut",
     ];
@@ -176,6 +182,7 @@ impl SearchOptions {
             "countermove" => &mut self.counter_move,
             "corrhist" => &mut self.correction,
             "tteval" => &mut self.tt_eval,
+            "conthist" => &mut self.continuation,
             "capthist" => &mut self.capture_history,
             "probcut" => &mut self.probcut,
             _ => return None,
@@ -209,6 +216,10 @@ pub struct Searcher {
     excluded: [Move; MAX_PLY + 1],
     /// The move played at each ply of the current path (`Move::NULL` for a null move).
     moves: [Move; MAX_PLY + 1],
+    /// The continuation key (piece, to) of each of those moves (`NO_CONTEXT` for a null move).
+    moved: [u16; MAX_PLY + 1],
+    /// Nodes spent below each root move (by from * 64 + to) in this search, for time management.
+    root_nodes: Box<[u64; 4096]>,
 }
 
 impl Searcher {
@@ -235,6 +246,8 @@ impl Searcher {
             evals: [0; MAX_PLY + 1],
             excluded: [Move::NULL; MAX_PLY + 1],
             moves: [Move::NULL; MAX_PLY + 1],
+            moved: [history::NO_CONTEXT; MAX_PLY + 1],
+            root_nodes: Box::new([0; 4096]),
         }
     }
 

@@ -3,7 +3,7 @@
 //! under-promotions. Moves come from the legal generators, so every move returned is legal;
 //! stages generate lazily so a TT-move cut-off costs no generation at all.
 
-use super::history::History;
+use super::history::{piece_to, History, NO_CONTEXT};
 use super::see::{captured_kind, see, value};
 use crate::board::Board;
 use crate::types::{Move, MoveList, PieceType};
@@ -35,6 +35,8 @@ pub struct MovePicker {
     bad_idx: usize,
     /// Whether captures are ordered by their capture history too (UCI `CaptHist`).
     capture_history: bool,
+    /// The continuation keys of the previous two moves, for the quiets' continuation history.
+    contexts: [u16; 2],
 }
 
 /// True for moves that change material: captures and promotions.
@@ -75,7 +77,15 @@ impl MovePicker {
             bad: MoveList::new(),
             bad_idx: 0,
             capture_history: false,
+            contexts: [NO_CONTEXT; 2],
         }
+    }
+
+    /// Order quiet moves by their continuation history after these previous moves too (see
+    /// [`History::continuation`]); without it, by the butterfly history alone.
+    pub fn with_continuation(mut self, contexts: [u16; 2]) -> MovePicker {
+        self.contexts = contexts;
+        self
     }
 
     /// Order captures by capture history besides MVV-LVA (off by default: the lookups are
@@ -183,7 +193,8 @@ impl MovePicker {
                         {
                             continue;
                         }
-                        self.scores[self.list.len()] = history.get(us, mv);
+                        self.scores[self.list.len()] = history.get(us, mv)
+                            + history.continuation(self.contexts, piece_to(board, mv));
                         self.list.push(mv);
                     }
                     self.idx = 0;

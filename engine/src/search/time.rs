@@ -35,6 +35,19 @@ impl TimeManager {
         self.soft.is_some_and(|s| self.elapsed() >= s)
     }
 
+    /// Like [`TimeManager::soft_expired`], with the soft limit of a clock game multiplied by
+    /// `scale` (more when the best move keeps changing, less when it is settled) and kept
+    /// below the hard limit. A `movetime` search is not scaled: it was asked for that time.
+    pub fn soft_expired_scaled(&self, scale: f64) -> bool {
+        let (Some(soft), Some(hard)) = (self.soft, self.hard) else {
+            return self.soft_expired();
+        };
+        if soft >= hard {
+            return self.soft_expired();
+        }
+        self.elapsed() >= soft.mul_f64(scale.max(0.0)).min(hard)
+    }
+
     /// True once the hard limit is spent: abort the search now.
     pub fn hard_expired(&self) -> bool {
         self.hard.is_some_and(|h| self.elapsed() >= h)
@@ -76,7 +89,7 @@ fn budget(limits: &Limits, us: Color, overhead: Duration) -> (Option<Duration>, 
     let share = avail / mtg + inc * 3 / 4;
     let hard_cap = if mtg == 1 { avail * 3 / 4 } else { avail / 5 };
     let hard = (share * 5 / 2).min(hard_cap).max(min);
-    let soft = (share * 3 / 5).min(hard).max(min);
+    let soft = (share * 7 / 10).min(hard).max(min);
     (Some(soft), Some(hard))
 }
 
