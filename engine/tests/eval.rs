@@ -307,6 +307,44 @@ fn threat_safety_and_outpost_terms_detect_their_features() {
 }
 
 #[test]
+fn shelter_and_storm_read_the_files_around_the_king() {
+    // White Kg1 sees f, g, h (edge distances 2, 1, 0): f2 and h2 one rank ahead, g3 two, and a
+    // black pawn on h4 three ranks ahead, not blocked (h2 is not right behind it). Black Kb8
+    // sees a, b, c (centred off the edge: 0, 1, 2): a7 one rank ahead, no b pawn, a white c6
+    // pawn two ranks ahead and blocked by c7.
+    let fen = "1k6/p1p5/2P5/8/7p/6P1/5P1P/6K1 w - - 0 1";
+    assert_eq!(
+        coef(fen, "king.shelter.edge2.rank1"),
+        1 - 1,
+        "white f2, black c7"
+    );
+    assert_eq!(coef(fen, "king.shelter.edge1.rank2"), 1, "white g3");
+    assert_eq!(
+        coef(fen, "king.shelter.edge0.rank1"),
+        1 - 1,
+        "white h2, black a7"
+    );
+    assert_eq!(coef(fen, "king.shelter.edge1.none"), -1, "no black b pawn");
+    assert_eq!(
+        coef(fen, "king.storm.edge0.rank3"),
+        1,
+        "h4 against the white king"
+    );
+    assert_eq!(coef(fen, "king.storm.edge2.none"), 1, "no black f pawn");
+    assert_eq!(
+        coef(fen, "king.storm.edge1.none"),
+        1 - 1,
+        "no g pawn, no b pawn"
+    );
+    assert_eq!(
+        coef(fen, "king.storm.blocked.edge2.rank2"),
+        -1,
+        "c6 against c7"
+    );
+    assert_eq!(coef(fen, "king.storm.edge0.none"), -1, "no white a pawn");
+}
+
+#[test]
 fn lone_king_is_driven_to_the_edge_and_the_kings_approach() {
     // KQK and KRK, Black to move (so a check is legal): the defending king nearer the
     // edge and corner, and the attacking king nearer to it, are better for White.

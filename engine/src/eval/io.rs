@@ -164,6 +164,7 @@ impl Params {
             let (per_line, note) = match b.labels {
                 Labels::Squares => (8, " (a1..h1, a2..h2, ..., a8..h8)"),
                 Labels::Numbers => (8, " (by count)"),
+                Labels::Grid(_, cols) => (cols.len(), " (row by row)"),
                 _ => (4, ""),
             };
             let _ = writeln!(out, "    // {}{note}", b.name);

@@ -67,8 +67,15 @@ pub const PASSED_FREE: usize = PASSED_BLOCKED + 6;
 pub const OUTPOST: usize = PASSED_FREE + 6;
 /// A pawn that no friendly pawn can defend and whose stop square an enemy pawn attacks.
 pub const BACKWARD: usize = OUTPOST + 2;
+/// Our nearest pawn ahead of the king on each of the three files around it (centred off the
+/// edge), by the file's distance from the edge (0..4) times 7 plus the pawn's distance in
+/// ranks from the king (1..=6; 0 = no pawn).
+pub const SHELTER: usize = BACKWARD + 1;
+/// The enemy's nearest pawn ahead of our king on those files, indexed like [`SHELTER`]; the
+/// second half when our own pawn blocks it (it stands right in front of ours).
+pub const STORM: usize = SHELTER + 28;
 /// Number of weights.
-pub const LEN: usize = BACKWARD + 1;
+pub const LEN: usize = STORM + 56;
 
 /// How the weights of a block are labelled after the block name.
 #[derive(Clone, Copy, Debug)]
@@ -81,6 +88,8 @@ pub enum Labels {
     Squares,
     /// Weights labelled by their number 0, 1, 2, ...
     Numbers,
+    /// A table in row-major order, each weight labelled `<row>.<column>`.
+    Grid(&'static [&'static str], &'static [&'static str]),
 }
 
 /// A named run of consecutive weights.
@@ -266,7 +275,35 @@ pub const BLOCKS: &[Block] = &[
         len: 1,
         labels: Labels::Single,
     },
+    Block {
+        name: "king.shelter",
+        start: SHELTER,
+        len: 28,
+        labels: Labels::Grid(EDGES, GAPS),
+    },
+    Block {
+        name: "king.storm",
+        start: STORM,
+        len: 56,
+        labels: Labels::Grid(STORM_ROWS, GAPS),
+    },
 ];
+
+/// Rows of the shelter table: the file's distance from the board's edge.
+const EDGES: &[&str] = &["edge0", "edge1", "edge2", "edge3"];
+/// Rows of the storm table: the shelter's rows, then the same for a blocked enemy pawn.
+const STORM_ROWS: &[&str] = &[
+    "edge0",
+    "edge1",
+    "edge2",
+    "edge3",
+    "blocked.edge0",
+    "blocked.edge1",
+    "blocked.edge2",
+    "blocked.edge3",
+];
+/// Columns of the shelter and storm tables: the pawn's distance in ranks from the king.
+const GAPS: &[&str] = &["none", "rank1", "rank2", "rank3", "rank4", "rank5", "rank6"];
 
 /// The block holding weight `i`.
 fn block_of(i: usize) -> &'static Block {
@@ -339,6 +376,14 @@ impl Params {
             Labels::List(l) => format!("{}.{}", b.name, l[j]),
             Labels::Squares => format!("{}.{}", b.name, square_name(j)),
             Labels::Numbers => format!("{}.{}", b.name, j),
+            Labels::Grid(rows, cols) => {
+                format!(
+                    "{}.{}.{}",
+                    b.name,
+                    rows[j / cols.len()],
+                    cols[j % cols.len()]
+                )
+            }
         }
     }
 
@@ -374,8 +419,10 @@ mod tests {
         let mut next = 0;
         for b in BLOCKS {
             assert_eq!(b.start, next, "block {} starts at the wrong index", b.name);
-            if let Labels::List(l) = b.labels {
-                assert_eq!(l.len(), b.len, "block {} has the wrong label count", b.name);
+            match b.labels {
+                Labels::List(l) => assert_eq!(l.len(), b.len, "{}: label count", b.name),
+                Labels::Grid(r, c) => assert_eq!(r.len() * c.len(), b.len, "{}: grid", b.name),
+                _ => {}
             }
             next += b.len;
         }

@@ -35,6 +35,7 @@ pub(super) fn all<A: Accumulator>(v: &View, acc: &mut A) {
         material_and_pst(v, c, !bare_king, acc);
         pawns(v, c, &att[(!c).index()], acc);
         king_shelter(v, c, acc);
+        shelter_and_storm(v, c, acc);
         threats::threats(v, c, &att, acc);
         threats::king_danger(v, c, &att, acc);
         threats::outposts(v, c, &att[c.index()], acc);
@@ -199,5 +200,39 @@ fn king_shelter<A: Accumulator>(v: &View, c: Color, acc: &mut A) {
     let open = (lo..=hi).filter(|&x| own & file_mask(x) == 0).count() as i32;
     if open != 0 {
         acc.add(KING_OPEN_FILE, s * open);
+    }
+}
+
+/// Pawn shelter and pawn storm on the three files around `c`'s king (centred off the edge, so
+/// a king in the corner still sees three files): per file, our nearest pawn ahead of the king
+/// and the enemy's, each by its distance in ranks from the king, and whether the enemy pawn is
+/// blocked by ours.
+#[inline(always)]
+fn shelter_and_storm<A: Accumulator>(v: &View, c: Color, acc: &mut A) {
+    let s = sign(c);
+    let k = v.king(c);
+    let ahead = ranks_ahead(c, k);
+    let own = v.pieces(c, PieceType::Pawn) & ahead;
+    let theirs = v.pieces(!c, PieceType::Pawn) & ahead;
+    let king_rank = (k / 8) as i32;
+    // Distance in ranks of the pawn of `pawns` nearest the king (0 if none).
+    let gap = |pawns: u64| -> usize {
+        if pawns == 0 {
+            return 0;
+        }
+        let sq = match c {
+            Color::White => pawns.trailing_zeros(),
+            Color::Black => 63 - pawns.leading_zeros(),
+        };
+        ((sq / 8) as i32 - king_rank).unsigned_abs() as usize
+    };
+    let centre = (k % 8).clamp(1, 6);
+    for f in centre - 1..=centre + 1 {
+        let edge = f.min(7 - f);
+        let ours = gap(own & file_mask(f));
+        let their = gap(theirs & file_mask(f));
+        acc.add(SHELTER + edge * 7 + ours, s);
+        let blocked = ours != 0 && their == ours + 1;
+        acc.add(STORM + 28 * blocked as usize + edge * 7 + their, s);
     }
 }
