@@ -110,3 +110,66 @@ fn a_bad_line_names_file_and_line_and_skip_bad_skips_it() {
     assert!(o.status.success(), "{err}");
     assert!(err.contains("1 bad lines skipped"), "{err}");
 }
+
+/// The loss at the start of a run, from its first report line.
+fn starting_loss(text: &str) -> f64 {
+    text.split("starting loss ")
+        .nth(1)
+        .and_then(|s| s.split_whitespace().next())
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn init_from_a_weights_file_starts_where_that_run_ended() {
+    let dir = temp_dir("init-file");
+    let first = dir.join("first.json");
+    let common = ["--k", "1.5", "--threads", "2", "--lr", "2"];
+    let o = tune(
+        &[
+            &[sample().as_str(), "--init", "material", "--epochs", "20"][..],
+            &common,
+            &["--last", "--out", first.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    let text = String::from_utf8_lossy(&o.stderr).to_string() + &String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{text}");
+    let (from_material, ended) = (starting_loss(&text), figure(&text, "training loss"));
+    assert!(ended < from_material, "{text}");
+
+    let second = dir.join("second.json");
+    let o = tune(
+        &[
+            &[
+                sample().as_str(),
+                "--init",
+                first.to_str().unwrap(),
+                "--epochs",
+                "1",
+            ][..],
+            &common,
+            &["--out", second.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    let text = String::from_utf8_lossy(&o.stderr).to_string() + &String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{text}");
+    // The file holds whole centipawns, so the loss matches up to that rounding.
+    let resumed = starting_loss(&text);
+    assert!((resumed - ended).abs() < 1e-3, "{resumed} vs {ended}");
+    assert!(resumed < from_material);
+
+    let missing = dir.join("missing.json");
+    let o = tune(&[
+        &sample(),
+        "--init",
+        missing.to_str().unwrap(),
+        "--epochs",
+        "1",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(err.contains("missing.json"), "{err}");
+}

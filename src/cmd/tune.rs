@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 /// Starting weights.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Init {
     /// The engine's compiled-in defaults.
     Current,
@@ -21,6 +21,20 @@ pub enum Init {
     Material,
     /// Every weight 0.
     Zero,
+    /// A JSON weights file (as written by `--out`, or loaded by the engine as `EvalFile`),
+    /// naming every weight of the current layout.
+    File(PathBuf),
+}
+
+/// Parses `--init`: a keyword, or else the path of a weights file (clap value parser).
+fn parse_init(s: &str) -> Result<Init, String> {
+    Ok(match s {
+        "current" => Init::Current,
+        "material" => Init::Material,
+        "zero" => Init::Zero,
+        "" => return Err("expected current, material, zero or a weights file".into()),
+        path => Init::File(PathBuf::from(path)),
+    })
 }
 
 /// Options of this subcommand.
@@ -60,8 +74,10 @@ pub struct Args {
     /// The sigmoid scale that turns a recorded score into an expected score (see `--lambda`).
     #[arg(long, default_value_t = 1.0, value_parser = non_negative)]
     pub score_k: f64,
-    /// Starting weights.
-    #[arg(long, value_enum, default_value_t = Init::Current)]
+    /// Starting weights: `current` (the engine's compiled-in defaults), `material` (classic
+    /// material values 100/300/300/500/900, everything else 0), `zero`, or the path of a JSON
+    /// weights file (as written by `--out`; it must name every weight of the current layout).
+    #[arg(long, value_parser = parse_init, default_value = "current")]
     pub init: Init,
     /// Groups of terms that keep their starting values, comma separated (e.g. `material,pst`).
     #[arg(long, value_delimiter = ',')]
@@ -276,10 +292,11 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             .all(|t| (t.idx() as usize) < n),
         "the trace uses a parameter index beyond Params::len() = {n}"
     );
-    let init = match args.init {
+    let init = match &args.init {
         Init::Current => output::to_f64(&Params::default()),
         Init::Material => output::to_f64(&Params::material_only()),
         Init::Zero => vec![[0.0; 2]; n],
+        Init::File(path) => output::to_f64(&Params::load(path)?),
     };
     let frozen = frozen_mask(&args.freeze)?;
     let state = if args.resume {

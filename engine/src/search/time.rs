@@ -45,7 +45,13 @@ impl TimeManager {
         if soft >= hard {
             return self.soft_expired();
         }
-        self.elapsed() >= soft.mul_f64(scale.max(0.0)).min(hard)
+        // Anything past the hard limit is the hard limit; a NaN or infinite scale would panic.
+        let scale = if scale.is_finite() {
+            scale.clamp(0.0, 16.0)
+        } else {
+            1.0
+        };
+        self.elapsed() >= soft.mul_f64(scale).min(hard)
     }
 
     /// True once the hard limit is spent: abort the search now.
@@ -127,6 +133,23 @@ mod tests {
         let (ws, wh) = (w.soft().unwrap(), w.hard().unwrap());
         assert!(ws <= wh && wh <= ms(200), "{ws:?} {wh:?}");
         assert!(b.soft().unwrap() > ws * 10);
+    }
+
+    #[test]
+    fn scaled_soft_limit_stays_under_the_hard_limit_and_leaves_movetime_alone() {
+        let clock = Limits {
+            time: [Some(ms(60_000)), None],
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&clock, Color::White, ms(0));
+        assert!(tm.soft().unwrap() < tm.hard().unwrap());
+        // A settled search may stop at once; an unsettled one waits past the soft limit but
+        // never past the hard one (which is seconds away here).
+        assert!(tm.soft_expired_scaled(0.0));
+        assert!(!tm.soft_expired_scaled(1e9));
+        assert!(!tm.soft_expired_scaled(f64::INFINITY) && !tm.soft_expired_scaled(f64::NAN));
+        let mt = TimeManager::new(&Limits::movetime(ms(60_000)), Color::White, ms(0));
+        assert!(!mt.soft_expired_scaled(0.0), "movetime is used in full");
     }
 
     #[test]
