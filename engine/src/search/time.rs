@@ -107,6 +107,14 @@ mod tests {
         Duration::from_millis(n)
     }
 
+    /// A clock of `t` milliseconds for White and none for Black.
+    fn white_clock(t: u64) -> Limits {
+        Limits {
+            time: [Some(ms(t)), None],
+            ..Limits::default()
+        }
+    }
+
     #[test]
     fn movetime_minus_overhead() {
         let tm = TimeManager::new(&Limits::movetime(ms(100)), Color::White, ms(10));
@@ -137,11 +145,7 @@ mod tests {
 
     #[test]
     fn scaled_soft_limit_stays_under_the_hard_limit_and_leaves_movetime_alone() {
-        let clock = Limits {
-            time: [Some(ms(60_000)), None],
-            ..Limits::default()
-        };
-        let tm = TimeManager::new(&clock, Color::White, ms(0));
+        let tm = TimeManager::new(&white_clock(60_000), Color::White, ms(0));
         assert!(tm.soft().unwrap() < tm.hard().unwrap());
         // A settled search may stop at once; an unsettled one waits past the soft limit but
         // never past the hard one (which is seconds away here).
@@ -154,20 +158,15 @@ mod tests {
 
     #[test]
     fn almost_flagged_still_gets_a_millisecond() {
-        let limits = Limits {
-            time: [Some(ms(3)), None],
-            ..Limits::default()
-        };
-        let tm = TimeManager::new(&limits, Color::White, ms(10));
+        let tm = TimeManager::new(&white_clock(3), Color::White, ms(10));
         assert_eq!(tm.hard(), Some(ms(1)));
     }
 
     #[test]
     fn last_move_before_control_may_use_more() {
         let limits = Limits {
-            time: [Some(ms(1000)), None],
             movestogo: Some(1),
-            ..Limits::default()
+            ..white_clock(1000)
         };
         let tm = TimeManager::new(&limits, Color::White, ms(0));
         assert!(tm.hard().unwrap() <= ms(750));
