@@ -196,6 +196,54 @@ fn a_killed_match_resumes_without_losing_or_repeating_games() {
 }
 
 #[test]
+fn a_finished_match_is_extended_by_resuming_with_more_rounds() {
+    let dir = temp_dir("extend");
+    let results = dir.join("r.json");
+    let mut args = words(&format!(
+        "match --engine cmd={FAULTY} name=A args=-- --engine cmd={FAULTY} name=B --each tc=10+0.1 \
+         --rounds 3 --quiet --results {}",
+        results.display()
+    ));
+    let i = args.iter().position(|a| a == "args=--").unwrap();
+    args[i] = "args=--move-ms 1".into();
+    let run = |args: &[String]| {
+        let out = harness(args);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        (out.status.success(), text)
+    };
+    let (ok, text) = run(&args);
+    assert!(ok && text.contains("Finished 6 of 6 games"), "{text}");
+    let first = journal(&results);
+
+    let resume = |extra: &str| {
+        words(&format!(
+            "match --resume {} --quiet {extra}",
+            results.display()
+        ))
+    };
+    let (ok, text) = run(&resume("--rounds 5"));
+    assert!(ok && text.contains("Finished 10 of 10 games"), "{text}");
+    let games = journal(&results);
+    assert_eq!(
+        games[..6],
+        first[..],
+        "the games already played stay as they were"
+    );
+    let mut ids: Vec<u64> = games.iter().map(|g| g["id"].as_u64().unwrap()).collect();
+    ids.sort();
+    assert_eq!(ids, (0..10).collect::<Vec<_>>(), "every game exactly once");
+
+    // The results file remembers the new length, and a run is never shortened.
+    let (ok, text) = run(&resume(""));
+    assert!(ok && text.contains("Finished 10 of 10 games"), "{text}");
+    let (ok, text) = run(&resume("--rounds 4"));
+    assert!(!ok && text.contains("not shorten"), "{text}");
+    assert_eq!(journal(&results).len(), 10);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn sprt_stops_with_h0_and_draws_the_chart() {
     // "weak" sends an illegal move with probability 1 % per move: it loses most games and draws
     // the rest, so the SPRT must find it worse (H0) within a few hundred games.

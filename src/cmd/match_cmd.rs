@@ -70,7 +70,8 @@ pub struct Args {
     /// (FILE.games.jsonl); together they are the resume file. Default: match.json / sprt.json.
     #[arg(long, value_name = "FILE")]
     pub results: Option<PathBuf>,
-    /// Continue an interrupted match from its results file (all other options come from the file).
+    /// Continue an interrupted match from its results file (all other options come from the
+    /// file, except `--rounds`, which may extend it).
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
     /// Seed of the random opening order.
@@ -150,14 +151,29 @@ pub fn resumed_config(
     now: &Args,
     kind: &str,
     default_rounds: Option<u32>,
-    words: Vec<String>,
+    mut words: Vec<String>,
 ) -> anyhow::Result<MatchConfig> {
     old.resume = None;
     old.results = now.resume.clone();
     old.quiet = now.quiet;
+    if let Some(rounds) = now.rounds {
+        old.rounds = Some(rounds);
+        words = with_rounds(words, rounds);
+    }
     let mut cfg = config_from(old, kind, default_rounds, words)?;
     cfg.resume = true;
     Ok(cfg)
+}
+
+/// The stored words with their round count set to `rounds`, so that a resumed run that was
+/// extended resumes as extended.
+fn with_rounds(mut words: Vec<String>, rounds: u32) -> Vec<String> {
+    words.retain(|w| !w.starts_with("--rounds="));
+    match words.iter().position(|w| w == "--rounds") {
+        Some(i) if i + 1 < words.len() => words[i + 1] = rounds.to_string(),
+        _ => words.extend(["--rounds".to_owned(), rounds.to_string()]),
+    }
+    words
 }
 
 fn config_from(

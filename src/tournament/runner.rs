@@ -69,11 +69,15 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
             .as_ref()
             .context("--resume needs a results file")?;
         let old = ResultsFile::load(path).map_err(anyhow::Error::msg)?;
-        if old.scheduled != jobs.len() as u64 || old.engines.len() != names.len() {
+        // More games than recorded means `--rounds` extended the run; the schedule is
+        // round by round, so the games already played keep their ids.
+        if old.scheduled > jobs.len() as u64 || old.engines != names {
             bail!(
-                "{}: recorded for a different match ({} games scheduled there)",
+                "{}: recorded for a different match ({} games scheduled there, {} now; \
+                 --rounds may extend a run, not shorten it)",
                 path.display(),
-                old.scheduled
+                old.scheduled,
+                jobs.len()
             );
         }
         for entry in read_journal(&journal_path(path)).map_err(anyhow::Error::msg)? {
