@@ -12,6 +12,7 @@ mod endgame;
 mod evaluate;
 mod io;
 mod params;
+mod placement;
 mod score;
 mod terms;
 mod threats;

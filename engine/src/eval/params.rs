@@ -74,8 +74,18 @@ pub const SHELTER: usize = BACKWARD + 1;
 /// The enemy's nearest pawn ahead of our king on those files, indexed like [`SHELTER`]; the
 /// second half when our own pawn blocks it (it stands right in front of ours).
 pub const STORM: usize = SHELTER + 28;
+/// Passed pawn: own king's (6, by rank), then the enemy king's (6) distance to the stop square.
+pub const PASSED_KING: usize = STORM + 56;
+/// Rook and queen on the seventh rank (with the enemy king on the eighth or pawns on the seventh).
+pub const SEVENTH: usize = PASSED_KING + 12;
+/// Per bishop: own pawns on its colour, and those of them blocked by an enemy pawn.
+pub const BISHOP_PAWNS: usize = SEVENTH + 2;
+/// Knight or bishop right behind a pawn (either colour).
+pub const MINOR_BEHIND_PAWN: usize = BISHOP_PAWNS + 2;
+/// The king's distance to its nearest own pawn.
+pub const KING_PAWN_DISTANCE: usize = MINOR_BEHIND_PAWN + 1;
 /// Number of weights.
-pub const LEN: usize = STORM + 56;
+pub const LEN: usize = KING_PAWN_DISTANCE + 1;
 
 /// How the weights of a block are labelled after the block name.
 #[derive(Clone, Copy, Debug)]
@@ -286,6 +296,36 @@ pub const BLOCKS: &[Block] = &[
         start: STORM,
         len: 56,
         labels: Labels::Grid(STORM_ROWS, GAPS),
+    },
+    Block {
+        name: "passed.king",
+        start: PASSED_KING,
+        len: 12,
+        labels: Labels::Grid(&["own", "enemy"], RANKS),
+    },
+    Block {
+        name: "pieces.seventh",
+        start: SEVENTH,
+        len: 2,
+        labels: Labels::List(&["rook", "queen"]),
+    },
+    Block {
+        name: "pieces.bishop_pawns",
+        start: BISHOP_PAWNS,
+        len: 2,
+        labels: Labels::List(&["same_colour", "rammed"]),
+    },
+    Block {
+        name: "pieces.minor_behind_pawn",
+        start: MINOR_BEHIND_PAWN,
+        len: 1,
+        labels: Labels::Single,
+    },
+    Block {
+        name: "king.pawn_distance",
+        start: KING_PAWN_DISTANCE,
+        len: 1,
+        labels: Labels::Single,
     },
 ];
 

@@ -6,6 +6,7 @@
 //! construction: the same code produces both.
 
 use super::params::*;
+use super::placement::placement;
 use super::threats::{self, Attacks};
 use super::view::*;
 use crate::types::{Color, PieceType};
@@ -39,6 +40,7 @@ pub(super) fn all<A: Accumulator>(v: &View, acc: &mut A) {
         threats::threats(v, c, &att, acc);
         threats::king_danger(v, c, &att, acc);
         threats::outposts(v, c, &att[c.index()], acc);
+        placement(v, c, acc);
     }
     acc.add(TEMPO, sign(v.stm));
 }
@@ -137,8 +139,11 @@ fn pawns<A: Accumulator>(v: &View, c: Color, enemy: &Attacks, acc: &mut A) {
             // Clamped so that even a pawn on a back rank (illegal, but not our job) cannot panic.
             let rank = relative_rank(c, sq).clamp(1, 6);
             acc.add(PASSED + rank - 1, s);
-            acc.add(PASSED_OWN_KING, s * distance(own_king, stop));
-            acc.add(PASSED_ENEMY_KING, s * distance(their_king, stop));
+            let (own_d, their_d) = (distance(own_king, stop), distance(their_king, stop));
+            acc.add(PASSED_OWN_KING, s * own_d);
+            acc.add(PASSED_ENEMY_KING, s * their_d);
+            acc.add(PASSED_KING + rank - 1, s * own_d);
+            acc.add(PASSED_KING + 6 + rank - 1, s * their_d);
             let stop_bb = 1u64 << stop;
             if v.occ & stop_bb != 0 {
                 acc.add(PASSED_BLOCKED + rank - 1, s);

@@ -1,0 +1,112 @@
+//! Piece placement terms that read only the board: rooks and queens on the seventh rank,
+//! bishops hemmed in by their own pawns, minor pieces behind a pawn, and the king's distance to
+//! its nearest pawn.
+
+use super::params::*;
+use super::terms::Accumulator;
+use super::view::*;
+use crate::types::{Color, PieceType};
+
+/// Light squares (b1, a2, ...): a1 is dark.
+const LIGHT: u64 = 0x55AA_55AA_55AA_55AA;
+
+/// One pawn step towards the enemy for `c`'s pieces in `b`.
+#[inline(always)]
+fn forward(c: Color, b: u64) -> u64 {
+    match c {
+        Color::White => b << 8,
+        Color::Black => b >> 8,
+    }
+}
+
+/// Feeds `c`'s placement terms to `acc`.
+#[inline(always)]
+pub(super) fn placement<A: Accumulator>(v: &View, c: Color, acc: &mut A) {
+    let s = sign(c);
+    let them = !c;
+    let own_pawns = v.pieces(c, PieceType::Pawn);
+    let their_pawns = v.pieces(them, PieceType::Pawn);
+
+    // The seventh rank matters when it holds enemy pawns or cuts the enemy king off.
+    let seventh = rank_mask(if c == Color::White { 6 } else { 1 });
+    if relative_rank(c, v.king(them)) == 7 || their_pawns & seventh != 0 {
+        for (i, k) in [PieceType::Rook, PieceType::Queen].into_iter().enumerate() {
+            let n = (v.pieces(c, k) & seventh).count_ones() as i32;
+            if n != 0 {
+                acc.add(SEVENTH + i, s * n);
+            }
+        }
+    }
+
+    let rammed = own_pawns & forward(them, their_pawns);
+    for sq in squares(v.pieces(c, PieceType::Bishop)) {
+        let colour = if LIGHT >> sq & 1 != 0 { LIGHT } else { !LIGHT };
+        let same = (own_pawns & colour).count_ones() as i32;
+        if same != 0 {
+            acc.add(BISHOP_PAWNS, s * same);
+            let blocked = (rammed & colour).count_ones() as i32;
+            if blocked != 0 {
+                acc.add(BISHOP_PAWNS + 1, s * blocked);
+            }
+        }
+    }
+
+    let minors = v.pieces(c, PieceType::Knight) | v.pieces(c, PieceType::Bishop);
+    let sheltered = (forward(c, minors) & (own_pawns | their_pawns)).count_ones() as i32;
+    if sheltered != 0 {
+        acc.add(MINOR_BEHIND_PAWN, s * sheltered);
+    }
+
+    let king = v.king(c);
+    if let Some(d) = squares(own_pawns).map(|p| distance(king, p)).min() {
+        acc.add(KING_PAWN_DISTANCE, s * d);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::trace;
+    use super::*;
+    use crate::board::Board;
+
+    /// White-minus-black coefficient of weight `i` in `fen`'s trace.
+    fn coef(fen: &str, i: usize) -> i16 {
+        let board = Board::from_fen(fen).unwrap();
+        trace(&board)
+            .terms
+            .iter()
+            .find(|&&(j, _)| j as usize == i)
+            .map_or(0, |&(_, c)| c)
+    }
+
+    #[test]
+    fn seventh_rank_needs_a_target() {
+        // White rook on b7 with the black king on g8: counts; Black's rook on a2 has no target
+        // (the white king stands on d3, not on Black's eighth rank).
+        assert_eq!(coef("6k1/1R6/8/8/8/3K4/r7/8 w - - 0 1", SEVENTH), 1);
+        // With a white pawn on h2 the black rook on a2 counts too.
+        assert_eq!(coef("6k1/1R6/8/8/8/3K4/r6P/8 w - - 0 1", SEVENTH), 0);
+        // The black king off the eighth rank and no pawns on the seventh: nothing.
+        assert_eq!(coef("8/1R6/6k1/8/8/3K4/8/8 w - - 0 1", SEVENTH), 0);
+        assert_eq!(coef("6k1/1Q6/8/8/8/3K4/8/8 w - - 0 1", SEVENTH + 1), 1);
+    }
+
+    #[test]
+    fn bishop_pawns_count_the_bishops_colour() {
+        // White bishop on c1 (dark); white pawns d3 (light), e3 and g3 (dark), and a black pawn
+        // on e4 rams e3. Black's bishop on f8 is dark, its only pawn (e4) light.
+        let fen = "4kb2/8/8/8/4p3/3PP1P1/8/2B1K3 w - - 0 1";
+        assert_eq!(coef(fen, BISHOP_PAWNS), 2);
+        assert_eq!(coef(fen, BISHOP_PAWNS + 1), 1);
+    }
+
+    #[test]
+    fn minors_behind_pawns_and_king_pawn_distance() {
+        // White knight d3 behind the pawn on d4 counts, the bishop on f1 (nothing on f2) does
+        // not; Black's knight on e5 has the white pawn on e4 in front of it (Black moves down).
+        let fen = "4k3/8/8/4n3/3PP3/3N4/8/4KB2 w - - 0 1";
+        assert_eq!(coef(fen, MINOR_BEHIND_PAWN), 1 - 1);
+        // White king e1 is 3 from d4 / e4; Black has no pawns, so no term for it.
+        assert_eq!(coef(fen, KING_PAWN_DISTANCE), 3);
+    }
+}
