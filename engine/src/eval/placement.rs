@@ -5,18 +5,14 @@
 use super::params::*;
 use super::terms::Accumulator;
 use super::view::*;
-use crate::types::{Color, PieceType};
+use crate::types::{Bitboard, Color, PieceType};
 
-/// Light squares (b1, a2, ...): a1 is dark.
-const LIGHT: u64 = 0x55AA_55AA_55AA_55AA;
+const LIGHT: u64 = Bitboard::LIGHT_SQUARES.0;
 
-/// One pawn step towards the enemy for `c`'s pieces in `b`.
+/// `b` moved one rank towards `c`'s promotion rank.
 #[inline(always)]
 fn forward(c: Color, b: u64) -> u64 {
-    match c {
-        Color::White => b << 8,
-        Color::Black => b >> 8,
-    }
+    Bitboard(b).forward(c).0
 }
 
 /// Feeds `c`'s placement terms to `acc`.
