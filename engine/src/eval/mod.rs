@@ -36,3 +36,14 @@ pub const SCALE_MAX: i32 = 128;
 pub fn taper(mg: i32, eg: i32, phase: i32, scale: i32) -> i32 {
     (mg * phase + eg * (PHASE_MAX - phase) * scale / SCALE_MAX) / PHASE_MAX
 }
+
+/// The white-minus-black coefficient of weight `i` in the trace of `fen` (for term tests).
+#[cfg(test)]
+fn coef(fen: &str, i: usize) -> i16 {
+    let board = crate::board::Board::from_fen(fen).unwrap();
+    trace(&board)
+        .terms
+        .iter()
+        .find(|&&(j, _)| j as usize == i)
+        .map_or(0, |&(_, c)| c)
+}

@@ -84,8 +84,18 @@ pub const BISHOP_PAWNS: usize = SEVENTH + 2;
 pub const MINOR_BEHIND_PAWN: usize = BISHOP_PAWNS + 2;
 /// The king's distance to its nearest own pawn.
 pub const KING_PAWN_DISTANCE: usize = MINOR_BEHIND_PAWN + 1;
+/// An enemy piece (not a pawn) that we attack and nothing of theirs defends.
+pub const HANGING: usize = KING_PAWN_DISTANCE + 1;
+/// A square next to the enemy king that we attack and only their king or queen defends.
+pub const WEAK_ZONE: usize = HANGING + 1;
+/// Space: safe central squares in our half, times our piece count, over 4.
+pub const SPACE: usize = WEAK_ZONE + 1;
+/// A rook behind a passed pawn on its file: ours, then the enemy's.
+pub const ROOK_BEHIND_PASSER: usize = SPACE + 1;
+/// The king on a flank (four files around it) without a pawn of either colour.
+pub const PAWNLESS_FLANK: usize = ROOK_BEHIND_PASSER + 2;
 /// Number of weights.
-pub const LEN: usize = KING_PAWN_DISTANCE + 1;
+pub const LEN: usize = PAWNLESS_FLANK + 1;
 
 /// How the weights of a block are labelled after the block name.
 #[derive(Clone, Copy, Debug)]
@@ -324,6 +334,36 @@ pub const BLOCKS: &[Block] = &[
     Block {
         name: "king.pawn_distance",
         start: KING_PAWN_DISTANCE,
+        len: 1,
+        labels: Labels::Single,
+    },
+    Block {
+        name: "threat.hanging",
+        start: HANGING,
+        len: 1,
+        labels: Labels::Single,
+    },
+    Block {
+        name: "king.weak_zone",
+        start: WEAK_ZONE,
+        len: 1,
+        labels: Labels::Single,
+    },
+    Block {
+        name: "pieces.space",
+        start: SPACE,
+        len: 1,
+        labels: Labels::Single,
+    },
+    Block {
+        name: "passed.rook_behind",
+        start: ROOK_BEHIND_PASSER,
+        len: 2,
+        labels: Labels::List(&["own", "enemy"]),
+    },
+    Block {
+        name: "king.pawnless_flank",
+        start: PAWNLESS_FLANK,
         len: 1,
         labels: Labels::Single,
     },

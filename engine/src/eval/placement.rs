@@ -57,23 +57,63 @@ pub(super) fn placement<A: Accumulator>(v: &View, c: Color, acc: &mut A) {
     if let Some(d) = squares(own_pawns).map(|p| distance(king, p)).min() {
         acc.add(KING_PAWN_DISTANCE, s * d);
     }
+    if (own_pawns | their_pawns) & flank(king % 8) == 0 {
+        acc.add(PAWNLESS_FLANK, s);
+    }
+
+    let space = space(v, c);
+    if space != 0 {
+        acc.add(SPACE, s * space);
+    }
+}
+
+/// The files of the flank a king on file `f` stands on: a-c, a-d, c-f, e-h or f-h.
+#[inline(always)]
+fn flank(f: usize) -> u64 {
+    let (lo, hi) = match f {
+        0 => (0, 2),
+        1 | 2 => (0, 3),
+        3 | 4 => (2, 5),
+        5 | 6 => (4, 7),
+        _ => (5, 7),
+    };
+    (lo..=hi).fold(0, |b, x| b | file_mask(x))
+}
+
+/// `c`'s space: the central squares (files c-f) of its second to fourth ranks that no own pawn
+/// stands on and no enemy pawn attacks, those up to three ranks behind an own pawn counted
+/// twice; weighted by `c`'s knights, bishops, rooks and queens, since space matters as long as
+/// there are pieces to use it.
+#[inline(always)]
+fn space(v: &View, c: Color) -> i32 {
+    let own_pawns = v.pieces(c, PieceType::Pawn);
+    let their_pawns = v.pieces(!c, PieceType::Pawn);
+    let centre = file_mask(2) | file_mask(3) | file_mask(4) | file_mask(5);
+    let ranks = match c {
+        Color::White => rank_mask(1) | rank_mask(2) | rank_mask(3),
+        Color::Black => rank_mask(4) | rank_mask(5) | rank_mask(6),
+    };
+    let safe = centre & ranks & !own_pawns & !pawn_attacks(!c, their_pawns);
+    let back = !c;
+    let one = forward(back, own_pawns);
+    let behind = one | forward(back, one) | forward(back, forward(back, one));
+    let count = (safe.count_ones() + (safe & behind).count_ones()) as i32;
+    let pieces = [
+        PieceType::Knight,
+        PieceType::Bishop,
+        PieceType::Rook,
+        PieceType::Queen,
+    ]
+    .into_iter()
+    .map(|k| v.count(c, k))
+    .sum::<i32>();
+    count * pieces / 4
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::trace;
+    use super::super::coef;
     use super::*;
-    use crate::board::Board;
-
-    /// White-minus-black coefficient of weight `i` in `fen`'s trace.
-    fn coef(fen: &str, i: usize) -> i16 {
-        let board = Board::from_fen(fen).unwrap();
-        trace(&board)
-            .terms
-            .iter()
-            .find(|&&(j, _)| j as usize == i)
-            .map_or(0, |&(_, c)| c)
-    }
 
     #[test]
     fn seventh_rank_needs_a_target() {
@@ -104,5 +144,28 @@ mod tests {
         assert_eq!(coef(fen, MINOR_BEHIND_PAWN), 1 - 1);
         // White king e1 is 3 from d4 / e4; Black has no pawns, so no term for it.
         assert_eq!(coef(fen, KING_PAWN_DISTANCE), 3);
+    }
+
+    #[test]
+    fn a_king_on_a_flank_without_pawns() {
+        // White's king on a1 has no pawn on files a-c; Black's on g8 has h2 on its flank (e-h).
+        let fen = "6k1/8/8/8/8/8/7P/K7 w - - 0 1";
+        assert_eq!(coef(fen, PAWNLESS_FLANK), 1);
+        // Both kings on the pawnless king side cancel out.
+        assert_eq!(coef("6k1/8/8/8/8/8/P7/6K1 w - - 0 1", PAWNLESS_FLANK), 0);
+    }
+
+    #[test]
+    fn space_counts_safe_central_squares_times_pieces() {
+        // White: files c-f of ranks 2-4 less the pawn on d4 leave 11 squares, d3 and d2 behind
+        // the pawn count twice: 13, times one knight, over 4 = 3. Black has no pieces.
+        assert_eq!(coef("4k3/8/8/8/3P4/8/8/2N1K3 w - - 0 1", SPACE), 3);
+        // A black pawn on e5 attacks d4 (own pawn, not counted anyway) and f4: 12 squares.
+        assert_eq!(coef("4k3/8/8/4p3/3P4/8/8/2N1K3 w - - 0 1", SPACE), 3);
+        // Without the knight, no space term at all.
+        assert_eq!(coef("4k3/8/8/8/3P4/8/8/4K3 w - - 0 1", SPACE), 0);
+        // The start position is symmetric.
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(coef(start, SPACE), 0);
     }
 }

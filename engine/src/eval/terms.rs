@@ -144,6 +144,14 @@ fn pawns<A: Accumulator>(v: &View, c: Color, enemy: &Attacks, acc: &mut A) {
             acc.add(PASSED_ENEMY_KING, s * their_d);
             acc.add(PASSED_KING + rank - 1, s * own_d);
             acc.add(PASSED_KING + 6 + rank - 1, s * their_d);
+            // The first pieces behind the pawn on its file: a rook there pushes it (ours) or
+            // holds it back (theirs).
+            let behind = piece_attacks(PieceType::Rook, sq, v.occ) & file & !ahead;
+            for (i, side) in [c, !c].into_iter().enumerate() {
+                if behind & v.pieces(side, PieceType::Rook) != 0 {
+                    acc.add(ROOK_BEHIND_PASSER + i, s);
+                }
+            }
             let stop_bb = 1u64 << stop;
             if v.occ & stop_bb != 0 {
                 acc.add(PASSED_BLOCKED + rank - 1, s);
@@ -239,5 +247,23 @@ fn shelter_and_storm<A: Accumulator>(v: &View, c: Color, acc: &mut A) {
         acc.add(SHELTER + edge * 7 + ours, s);
         let blocked = ours != 0 && their == ours + 1;
         acc.add(STORM + 28 * blocked as usize + edge * 7 + their, s);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::coef;
+    use super::*;
+
+    #[test]
+    fn rooks_behind_a_passed_pawn() {
+        // White's rook on d1 stands behind the passed pawn on d5 with nothing in between.
+        let own = "4k3/8/8/3P4/8/8/8/3RK3 w - - 0 1";
+        assert_eq!(coef(own, ROOK_BEHIND_PASSER), 1);
+        assert_eq!(coef(own, ROOK_BEHIND_PASSER + 1), 0);
+        // A black rook on d2 comes first behind the pawn: it holds the pawn, ours does not count.
+        let theirs = "4k3/8/8/3P4/8/8/3r4/3RK3 w - - 0 1";
+        assert_eq!(coef(theirs, ROOK_BEHIND_PASSER), 0);
+        assert_eq!(coef(theirs, ROOK_BEHIND_PASSER + 1), 1);
     }
 }

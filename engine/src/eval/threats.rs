@@ -86,6 +86,11 @@ pub(super) fn threats<A: Accumulator>(v: &View, c: Color, att: &[Attacks; 2], ac
             acc.add(THREAT + i, s * b.count_ones() as i32);
         }
     }
+    let pieces = v.by_color[them.index()] & !pawns & !v.pieces(them, PieceType::King);
+    let hanging = (pieces & us_att.all & undefended).count_ones() as i32;
+    if hanging != 0 {
+        acc.add(HANGING, s * hanging);
+    }
 }
 
 /// Enemy pieces (not pawns) that one of `c`'s pawns would attack after a safe push.
@@ -131,6 +136,16 @@ pub(super) fn king_danger<A: Accumulator>(v: &View, c: Color, att: &[Attacks; 2]
         line & us_att.of(PieceType::Rook),
         (diag | line) & us_att.of(PieceType::Queen),
     ];
+    // Squares next to the king that only the king or queen defends: a piece landing there
+    // cannot be taken back cheaply.
+    let lesser_defence = their_att.of(PieceType::Pawn)
+        | their_att.of(PieceType::Knight)
+        | their_att.of(PieceType::Bishop)
+        | their_att.of(PieceType::Rook);
+    let weak = (king_attacks(ksq) & us_att.all & !lesser_defence).count_ones() as i32;
+    if weak != 0 {
+        acc.add(WEAK_ZONE, s * weak);
+    }
     let mut units = us_att.units;
     for (i, b) in checks.into_iter().enumerate() {
         let n = (b & safe).count_ones() as i32;
@@ -172,5 +187,27 @@ fn outpost_ranks(c: Color) -> u64 {
     match c {
         Color::White => rank_mask(3) | rank_mask(4) | rank_mask(5),
         Color::Black => rank_mask(2) | rank_mask(3) | rank_mask(4),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::coef;
+    use super::*;
+
+    #[test]
+    fn hanging_pieces_are_attacked_and_undefended() {
+        // The rook on d1 hits the knight on d5, which nothing defends.
+        assert_eq!(coef("4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1", HANGING), 1);
+        // A pawn on e6 defends it.
+        assert_eq!(coef("4k3/8/4p3/3n4/8/8/8/3RK3 w - - 0 1", HANGING), 0);
+    }
+
+    #[test]
+    fn weak_squares_next_to_the_king() {
+        // The queen on d7 hits f7 beside the king on g8; only the king defends it.
+        assert_eq!(coef("6k1/3Q1ppp/8/8/8/8/8/4K3 w - - 0 1", WEAK_ZONE), 1);
+        // A rook on f8 defends f7.
+        assert_eq!(coef("5rk1/3Q1ppp/8/8/8/8/8/4K3 w - - 0 1", WEAK_ZONE), 0);
     }
 }

@@ -408,6 +408,8 @@ impl Searcher {
         let mut best_move = Move::NULL;
         let mut searched = 0usize;
         let excluded = self.excluded[ply];
+        let tt_capture =
+            self.options.lmr_tt_capture && !tt_move.is_null() && is_tactical(board, tt_move);
         while let Some(mv) = picker.next(board, &self.history) {
             if mv == excluded {
                 continue;
@@ -450,6 +452,8 @@ impl Searcher {
                     r -= (in_check || gives_check) as i32;
                     r -= (killers.contains(&mv) || mv == counter) as i32;
                     r -= self.history_reduction(us, mv, contexts, key);
+                    r += (self.options.lmr_improving && !node.improving) as i32;
+                    r += tt_capture as i32;
                     r = r.clamp(0, new_depth - 1);
                 }
                 score = -self.negamax(board, new_depth - r, ply + 1, -alpha - 1, -alpha, true);
