@@ -57,7 +57,7 @@ pub(super) fn placement<A: Accumulator>(v: &View, c: Color, acc: &mut A) {
     if let Some(d) = squares(own_pawns).map(|p| distance(king, p)).min() {
         acc.add(KING_PAWN_DISTANCE, s * d);
     }
-    if (own_pawns | their_pawns) & flank(king % 8) == 0 {
+    if (own_pawns | their_pawns) & FLANKS[king % 8] == 0 {
         acc.add(PAWNLESS_FLANK, s);
     }
 
@@ -67,18 +67,17 @@ pub(super) fn placement<A: Accumulator>(v: &View, c: Color, acc: &mut A) {
     }
 }
 
-/// The files of the flank a king on file `f` stands on: a-c, a-d, c-f, e-h or f-h.
-#[inline(always)]
-fn flank(f: usize) -> u64 {
-    let (lo, hi) = match f {
-        0 => (0, 2),
-        1 | 2 => (0, 3),
-        3 | 4 => (2, 5),
-        5 | 6 => (4, 7),
-        _ => (5, 7),
-    };
-    (lo..=hi).fold(0, |b, x| b | file_mask(x))
-}
+/// Files a-c, a-d, c-f and e-h, f-h as masks.
+const A_TO_C: u64 = 0x0707_0707_0707_0707;
+const A_TO_D: u64 = 0x0f0f_0f0f_0f0f_0f0f;
+const C_TO_F: u64 = 0x3c3c_3c3c_3c3c_3c3c;
+const E_TO_H: u64 = 0xf0f0_f0f0_f0f0_f0f0;
+const F_TO_H: u64 = 0xe0e0_e0e0_e0e0_e0e0;
+
+/// The flank a king on each file stands on: a-c, a-d, c-f, e-h or f-h.
+const FLANKS: [u64; 8] = [
+    A_TO_C, A_TO_D, A_TO_D, C_TO_F, C_TO_F, E_TO_H, E_TO_H, F_TO_H,
+];
 
 /// `c`'s space: the central squares (files c-f) of its second to fourth ranks that no own pawn
 /// stands on and no enemy pawn attacks, those up to three ranks behind an own pawn counted

@@ -86,8 +86,7 @@ pub(super) fn threats<A: Accumulator>(v: &View, c: Color, att: &[Attacks; 2], ac
             acc.add(THREAT + i, s * b.count_ones() as i32);
         }
     }
-    let pieces = v.by_color[them.index()] & !pawns & !v.pieces(them, PieceType::King);
-    let hanging = (pieces & us_att.all & undefended).count_ones() as i32;
+    let hanging = ((minors | rooks | queens) & us_att.all & undefended).count_ones() as i32;
     if hanging != 0 {
         acc.add(HANGING, s * hanging);
     }
