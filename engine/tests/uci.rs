@@ -254,6 +254,36 @@ fn go_perft_counts() {
 }
 
 #[test]
+fn eval_splits_the_score_by_group() {
+    let mut e = Engine::start();
+    // White is a rook up: material carries it, and the total is the side to move's view.
+    e.send("position fen 4k3/8/8/8/8/8/8/R3K3 b - - 0 1");
+    e.send("eval");
+    let lines = e.until("info string evaluation", LONG);
+    let value = |name: &str, col: usize| -> i32 {
+        let l = lines
+            .iter()
+            .find(|l| l.split_whitespace().nth(2) == Some(name))
+            .unwrap_or_else(|| panic!("no {name} line in {lines:?}"));
+        l.split_whitespace().nth(col).unwrap().parse().unwrap()
+    };
+    assert!(value("material", 3) > 300, "{lines:?}");
+    let total = value("total", 5);
+    let stm: i32 = lines
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(3)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(stm, -total, "Black to move sees minus White's total");
+    // The engine still answers afterwards.
+    e.send("isready");
+    e.until("readyok", LONG);
+}
+
+#[test]
 fn quit_exits() {
     let mut e = Engine::start();
     e.send("go infinite");

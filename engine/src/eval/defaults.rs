@@ -145,4 +145,6 @@ pub(super) const DEFAULT_WEIGHTS: [S; LEN] = [
     S::new(  17,    8), S::new(  -6,  -39),
     // king.pawnless_flank
     S::new(  -8,  -27),
+    // king.attack_danger
+    S::new(   0,    0), S::new(   0,    0),
 ];

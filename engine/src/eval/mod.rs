@@ -6,10 +6,12 @@
 //! Every term is linear in its weights, so `trace` can hand the tuner the exact coefficients:
 //! `evaluate(b, p) == ±trace(b).white_eval(&p.weights())` holds for every position.
 
+mod danger;
 mod defaults;
 mod display;
 mod endgame;
 mod evaluate;
+mod explain;
 mod io;
 mod params;
 mod placement;
@@ -20,6 +22,7 @@ mod trace;
 mod view;
 
 pub use evaluate::evaluate;
+pub use explain::{explain, Explanation, GroupScore};
 pub use io::ParamsError;
 pub use params::{Block, Labels, Params, BLOCKS};
 pub use score::S;

@@ -94,8 +94,11 @@ pub const SPACE: usize = WEAK_ZONE + 1;
 pub const ROOK_BEHIND_PASSER: usize = SPACE + 1;
 /// The king on a flank (four files around it) without a pawn of either colour.
 pub const PAWNLESS_FLANK: usize = ROOK_BEHIND_PASSER + 2;
+/// The danger index of the attack on the enemy king (`danger::index`): its square over 262144
+/// and the index over 512 as coefficients, both zero up to `danger::THRESHOLD`.
+pub const ATTACK_DANGER: usize = PAWNLESS_FLANK + 1;
 /// Number of weights.
-pub const LEN: usize = PAWNLESS_FLANK + 1;
+pub const LEN: usize = ATTACK_DANGER + 2;
 
 /// How the weights of a block are labelled after the block name.
 #[derive(Clone, Copy, Debug)]
@@ -366,6 +369,12 @@ pub const BLOCKS: &[Block] = &[
         start: PAWNLESS_FLANK,
         len: 1,
         labels: Labels::Single,
+    },
+    Block {
+        name: "king.attack_danger",
+        start: ATTACK_DANGER,
+        len: 2,
+        labels: Labels::List(&["quadratic", "linear"]),
     },
 ];
 

@@ -75,7 +75,7 @@ const E_TO_H: u64 = 0xf0f0_f0f0_f0f0_f0f0;
 const F_TO_H: u64 = 0xe0e0_e0e0_e0e0_e0e0;
 
 /// The flank a king on each file stands on: a-c, a-d, c-f, e-h or f-h.
-const FLANKS: [u64; 8] = [
+pub(super) const FLANKS: [u64; 8] = [
     A_TO_C, A_TO_D, A_TO_D, C_TO_F, C_TO_F, E_TO_H, E_TO_H, F_TO_H,
 ];
 

@@ -5,6 +5,7 @@
 //! makes `evaluate` pay nothing for the trace, and evaluation equals the trace's dot product by
 //! construction: the same code produces both.
 
+use super::danger;
 use super::params::*;
 use super::placement::placement;
 use super::threats::{self, Attacks};
@@ -78,7 +79,8 @@ fn pieces<A: Accumulator>(v: &View, c: Color, mobility: bool, acc: &mut A) -> At
     // Squares we may move to without landing on our own piece or an enemy pawn's capture.
     let area = !v.by_color[c.index()] & !pawn_attacks(them, their_pawns);
     let their_king = v.king(them);
-    let zone = king_attacks(their_king) | (1u64 << their_king);
+    let adjacent = king_attacks(their_king);
+    let zone = adjacent | (1u64 << their_king);
     let tables = [MOB_KNIGHT, MOB_BISHOP, MOB_ROOK, MOB_QUEEN];
     let mut map = Attacks::new(pawn_attacks(c, own_pawns), king_attacks(v.king(c)));
     for (i, k) in [
@@ -100,6 +102,8 @@ fn pieces<A: Accumulator>(v: &View, c: Color, mobility: bool, acc: &mut A) -> At
             if hits != 0 {
                 acc.add(KING_ATTACK + i, s * hits);
                 map.units += threats::ATTACK_UNITS[i];
+                map.attacker_weight += danger::ATTACKER_WEIGHT[i];
+                map.adjacent_hits += (att & adjacent).count_ones() as i32;
             }
             if k == PieceType::Rook {
                 let file = file_mask(sq % 8);

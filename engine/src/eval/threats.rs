@@ -5,6 +5,7 @@
 //! units select one weight of the `king.danger` table, so the tuner learns the curve's shape
 //! while the trace stays exact.
 
+use super::danger;
 use super::params::*;
 use super::terms::Accumulator;
 use super::view::*;
@@ -22,8 +23,14 @@ pub(super) struct Attacks {
     pub by: [u64; 6],
     /// Squares attacked by any piece.
     pub all: u64,
+    /// Squares attacked at least twice (the king and pawns counted as one each).
+    pub two: u64,
     /// Sum of `ATTACK_UNITS` over the pieces that hit the enemy king zone.
     pub units: i32,
+    /// Sum of `danger::ATTACKER_WEIGHT` over the same pieces.
+    pub attacker_weight: i32,
+    /// Attacks on the squares next to the enemy king, one per piece and square.
+    pub adjacent_hits: i32,
 }
 
 impl Attacks {
@@ -36,7 +43,10 @@ impl Attacks {
         Attacks {
             by,
             all: pawns | king,
+            two: pawns & king,
             units: 0,
+            attacker_weight: 0,
+            adjacent_hits: 0,
         }
     }
 
@@ -44,11 +54,12 @@ impl Attacks {
     #[inline(always)]
     pub fn add(&mut self, k: PieceType, att: u64) {
         self.by[k.index()] |= att;
+        self.two |= self.all & att;
         self.all |= att;
     }
 
     #[inline(always)]
-    fn of(&self, k: PieceType) -> u64 {
+    pub fn of(&self, k: PieceType) -> u64 {
         self.by[k.index()]
     }
 }
@@ -144,6 +155,11 @@ pub(super) fn king_danger<A: Accumulator>(v: &View, c: Color, att: &[Attacks; 2]
     let weak = (king_attacks(ksq) & us_att.all & !lesser_defence).count_ones() as i32;
     if weak != 0 {
         acc.add(WEAK_ZONE, s * weak);
+    }
+    let danger = danger::index(v, c, att, &checks);
+    if danger > danger::THRESHOLD {
+        acc.add(ATTACK_DANGER, s * danger::quadratic(danger));
+        acc.add(ATTACK_DANGER + 1, s * danger::linear(danger));
     }
     let mut units = us_att.units;
     for (i, b) in checks.into_iter().enumerate() {

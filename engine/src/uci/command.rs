@@ -52,6 +52,9 @@ pub enum Command {
     Debug,
     /// `d`: print the current position (a common non-standard debugging aid).
     Display,
+    /// `eval`: print the static evaluation of the current position by term group
+    /// (non-standard, like Stockfish's).
+    Eval,
     /// An empty line.
     Empty,
 }
@@ -74,6 +77,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
         "setoption" => parse_setoption(rest),
         "debug" => Ok(Command::Debug),
         "d" => Ok(Command::Display),
+        "eval" => Ok(Command::Eval),
         other => Err(format!("unknown command '{other}'")),
     }
 }

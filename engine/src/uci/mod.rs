@@ -6,6 +6,7 @@ pub mod command;
 mod options;
 
 use crate::board::Board;
+use crate::eval::explain;
 use crate::search::{Limits, Reporter, SearchResult, Searcher};
 use command::{Command, Go};
 use std::io::BufRead;
@@ -162,6 +163,14 @@ impl Uci {
             }
             Command::Debug | Command::Empty => {}
             Command::Display => say(&format!("info string fen {}", self.board.to_fen())),
+            Command::Eval => {
+                self.stop_and_wait();
+                let text =
+                    explain(&self.board, self.lock().params()).to_text(self.board.side_to_move());
+                for line in text.lines() {
+                    info_string(line);
+                }
+            }
         }
         true
     }
