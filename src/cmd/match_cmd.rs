@@ -333,6 +333,9 @@ pub fn print_speed(o: &MatchOutcome, wall: std::time::Duration) {
 /// The final report: every pairing in the fastchess layout, faults, and speed.
 pub fn print_final(cfg: &MatchConfig, o: &MatchOutcome) {
     print!("{}", report::interim(cfg, o));
+    for c in crate::tournament::compare::challengers(o) {
+        println!("{c}");
+    }
     for (i, f) in o.faults.iter().enumerate() {
         if f.total() > 0 {
             println!(

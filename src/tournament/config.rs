@@ -104,6 +104,9 @@ pub struct PairingResult {
     pub b: usize,
     /// Game and pair counts.
     pub tracker: PairTracker,
+    /// Per round: `a`'s points and the games played (for comparing the challengers of a
+    /// gauntlet on the openings they share).
+    pub rounds: std::collections::BTreeMap<u32, (f64, u32)>,
 }
 
 /// Counters of engine faults over a match.

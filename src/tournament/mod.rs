@@ -5,6 +5,7 @@
 //! sanity match of `harness check`).
 
 pub mod book;
+pub mod compare;
 pub mod config;
 pub mod engine_args;
 pub mod report;

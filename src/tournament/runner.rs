@@ -42,6 +42,7 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
                     a,
                     b,
                     tracker: PairTracker::new(),
+                    rounds: Default::default(),
                 })
                 .collect(),
             games: 0,
@@ -293,6 +294,7 @@ impl State {
     fn apply(&mut self, cfg: &MatchConfig, e: &GameEntry) {
         let o = &mut self.outcome;
         o.games += 1;
+        let n_pairings = o.pairings.len() as u64;
         let Some(p) = o.pairings.get_mut(e.pairing) else {
             return;
         };
@@ -302,6 +304,14 @@ impl State {
             (Outcome::WhiteWins, true) | (Outcome::BlackWins, false) => GameResult::Win,
             _ => GameResult::Loss,
         };
+        let round = (e.pair / n_pairings) as u32;
+        let slot = p.rounds.entry(round).or_insert((0.0, 0));
+        slot.0 += match result {
+            GameResult::Win => 1.0,
+            GameResult::Draw => 0.5,
+            GameResult::Loss => 0.0,
+        };
+        slot.1 += 1;
         let pair_done = p.tracker.add(e.pair, result).is_some() || cfg.games_per_round == 1;
         if let Some(f) = &e.fault {
             let engine = if f.white { e.white } else { e.black };

@@ -36,6 +36,24 @@ fn a_gauntlet_with_a_crashing_engine_completes_every_game() {
     assert_eq!(o.faults[2].crashes, 6);
     assert_eq!(o.total_faults().total(), 6);
     assert_eq!(o.pairings[0].tracker.pentanomial().pairs(), 3);
+    // The challengers compared on the three openings: C scores nothing, B what it scored.
+    let c = compare::challengers(&o);
+    assert_eq!(c.len(), 1);
+    assert_eq!(
+        (
+            c[0].challenger.as_str(),
+            c[0].reference.as_str(),
+            c[0].rounds
+        ),
+        ("C", "B", 3)
+    );
+    let t = o.pairings[0].tracker.trinomial();
+    let a_points = t.wins as f64 + t.draws as f64 / 2.0;
+    assert!(
+        (c[0].difference - (a_points - 6.0) / 6.0).abs() < 1e-12,
+        "{}",
+        c[0]
+    );
 }
 
 #[test]
