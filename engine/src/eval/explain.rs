@@ -41,7 +41,7 @@ pub fn explain(board: &Board, params: &Params) -> Explanation {
     let t = trace(board);
     let mut groups: Vec<GroupScore> = Vec::new();
     for b in BLOCKS {
-        let group = b.name.split('.').next().unwrap_or(b.name);
+        let group = Params::group(b.start);
         if !groups.iter().any(|g| g.group == group) {
             groups.push(GroupScore {
                 group,
@@ -52,13 +52,7 @@ pub fn explain(board: &Board, params: &Params) -> Explanation {
     }
     for &(i, c) in &t.terms {
         let i = i as usize;
-        let Some(b) = BLOCKS
-            .iter()
-            .find(|b| (b.start..b.start + b.len).contains(&i))
-        else {
-            continue;
-        };
-        let group = b.name.split('.').next().unwrap_or(b.name);
+        let group = Params::group(i);
         if let Some(g) = groups.iter_mut().find(|g| g.group == group) {
             let w = params.get(i);
             g.mg += w.mg() * c as i32;
