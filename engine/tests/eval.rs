@@ -1,7 +1,9 @@
 //! Evaluation tests: trace exactness, colour symmetry, end-game behaviour, the EvalFile format.
 
 use sable::board::Board;
-use sable::eval::{evaluate, taper, trace, Params, PHASE_MAX, S, SCALE_MAX};
+use sable::eval::{
+    evaluate, evaluate_cached, taper, trace, Params, PawnCache, PHASE_MAX, S, SCALE_MAX,
+};
 use sable::types::Color;
 use std::path::PathBuf;
 
@@ -136,6 +138,39 @@ fn trace_equals_evaluate_on_random_playouts() {
             );
         }
     }
+}
+
+#[test]
+fn the_pawn_cache_changes_no_score() {
+    // Each position twice in a row (a miss, then a hit) and the playouts again (hits on
+    // structures stored long ago), under two weight sets, each with its own cache.
+    let fens = playout_fens(0x9a11_cace, 40, 160);
+    assert!(fens.len() > 3000, "only {} positions", fens.len());
+    for p in [Params::default(), random_params(11)] {
+        let mut cache = PawnCache::default();
+        for pass in 0..2 {
+            for fen in &fens {
+                let b = board(fen);
+                let want = evaluate(&b, &p);
+                assert_eq!(
+                    evaluate_cached(&b, &p, &mut cache),
+                    want,
+                    "pass {pass}: {fen}"
+                );
+                assert_eq!(evaluate_cached(&b, &p, &mut cache), want, "hit: {fen}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_cleared_pawn_cache_forgets_the_old_weights() {
+    let b = board("r1bqk2r/pp3ppp/2n1pn2/3p4/1bPP4/2N1PN2/PP3PPP/R1BQKB1R w KQkq - 0 7");
+    let (old, new) = (Params::default(), random_params(12));
+    let mut cache = PawnCache::default();
+    evaluate_cached(&b, &old, &mut cache);
+    cache.clear();
+    assert_eq!(evaluate_cached(&b, &new, &mut cache), evaluate(&b, &new));
 }
 
 #[test]

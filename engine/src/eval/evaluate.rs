@@ -31,10 +31,75 @@ pub fn evaluate(board: &Board, params: &Params) -> i32 {
         sum: S::ZERO,
     };
     terms::all(&v, &mut acc);
-    let white = taper(acc.sum.mg(), acc.sum.eg(), phase(&v), scale(&v)) + mop_up(&v);
+    finish(&v, acc.sum)
+}
+
+/// [`evaluate`], with the pawn-and-king terms taken from `cache` when it has them: the same
+/// score, faster. The cache must be cleared when the weights change.
+pub fn evaluate_cached(board: &Board, params: &Params, cache: &mut PawnCache) -> i32 {
+    let v = View::new(board);
+    let mut acc = ScoreSum {
+        w: &params.w,
+        sum: S::ZERO,
+    };
+    terms::pieces_and_threats(&v, &mut acc);
+    // The low bit set keeps every real key off the empty slots' 0.
+    let key = (board.pawn_key() ^ king_mix(v.king(Color::White), v.king(Color::Black))) | 1;
+    let slot = &mut cache.entries[key as usize & (PAWN_CACHE_SIZE - 1)];
+    let pawns = if slot.0 == key {
+        slot.1
+    } else {
+        let mut p = ScoreSum {
+            w: &params.w,
+            sum: S::ZERO,
+        };
+        terms::pawns_and_kings(&v, &mut p);
+        *slot = (key, p.sum);
+        p.sum
+    };
+    finish(&v, acc.sum + pawns)
+}
+
+/// Taper, scale and mop-up: the white-POV sum made the side to move's score.
+#[inline(always)]
+fn finish(v: &View, sum: S) -> i32 {
+    let white = taper(sum.mg(), sum.eg(), phase(v), scale(v)) + mop_up(v);
     if v.stm == Color::White {
         white
     } else {
         -white
     }
+}
+
+/// Entries of the pawn cache (a power of two; 16,384 of 16 bytes = 256 KB, L2-sized).
+const PAWN_CACHE_SIZE: usize = 1 << 14;
+
+/// The pawn-and-king terms' packed sums by pawn key and king squares. Pawn structures repeat
+/// across a search far more than whole positions do, so most lookups hit.
+pub struct PawnCache {
+    entries: Vec<(u64, S)>,
+}
+
+impl Default for PawnCache {
+    fn default() -> Self {
+        PawnCache {
+            // Key 0 marks an empty slot (real keys have their low bit set); a wrong hit needs
+            // two positions whose 63-bit keys collide.
+            entries: vec![(0, S::ZERO); PAWN_CACHE_SIZE],
+        }
+    }
+}
+
+impl PawnCache {
+    /// Forget everything (after the weights change).
+    pub fn clear(&mut self) {
+        self.entries.fill((0, S::ZERO));
+    }
+}
+
+/// Mixes the king squares into the pawn key: the cached terms read them too.
+#[inline(always)]
+fn king_mix(white: usize, black: usize) -> u64 {
+    ((white as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        ^ ((black as u64 + 1).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)).rotate_left(29)
 }

@@ -21,7 +21,7 @@ mod threats;
 mod trace;
 mod view;
 
-pub use evaluate::evaluate;
+pub use evaluate::{evaluate, evaluate_cached, PawnCache};
 pub use explain::{explain, Explanation, GroupScore};
 pub use io::ParamsError;
 pub use params::{Block, Labels, Params, BLOCKS};

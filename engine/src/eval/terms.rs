@@ -22,6 +22,24 @@ pub(super) trait Accumulator {
 /// Feeds every tunable term of the position to `acc` (white minus black).
 #[inline(always)]
 pub(super) fn all<A: Accumulator>(v: &View, acc: &mut A) {
+    pieces_and_threats(v, acc);
+    pawns_and_kings(v, acc);
+}
+
+/// The terms that depend on nothing but the pawns and the two kings' squares (pawn structure,
+/// passed pawns' rank and king distances, shelter and storm): what a pawn cache may keep.
+#[inline(always)]
+pub(super) fn pawns_and_kings<A: Accumulator>(v: &View, acc: &mut A) {
+    for c in Color::ALL {
+        pawn_structure(v, c, acc);
+        king_shelter(v, c, acc);
+        shelter_and_storm(v, c, acc);
+    }
+}
+
+/// Every term but [`pawns_and_kings`].
+#[inline(always)]
+pub(super) fn pieces_and_threats<A: Accumulator>(v: &View, acc: &mut A) {
     // The piece terms come first: they build the attack maps the other terms read.
     // Against a bare king the mop-up term places the kings and pieces; the king tables and the
     // mobility tables, sparse and noisy at the squares and counts such endings reach, would
@@ -35,9 +53,7 @@ pub(super) fn all<A: Accumulator>(v: &View, acc: &mut A) {
     ];
     for c in Color::ALL {
         material_and_pst(v, c, !bare_king, acc);
-        pawns(v, c, &att[(!c).index()], acc);
-        king_shelter(v, c, acc);
-        shelter_and_storm(v, c, acc);
+        passers_and_pieces(v, c, &att[(!c).index()], acc);
         threats::threats(v, c, &att, acc);
         threats::king_danger(v, c, &att, acc);
         threats::outposts(v, c, &att[c.index()], acc);
@@ -122,23 +138,23 @@ fn pieces<A: Accumulator>(v: &View, c: Color, mobility: bool, acc: &mut A) -> At
     map
 }
 
-/// Passed (by rank, with king distances to the stop square, blocked or free), isolated, doubled,
-/// supported, phalanx and backward pawns. `enemy` is the opponent's attack map.
+/// Passed pawns (by rank, with king distances to the stop square), isolated, doubled,
+/// supported, phalanx and backward pawns: the pawn terms that read only pawns and kings.
 #[inline(always)]
-fn pawns<A: Accumulator>(v: &View, c: Color, enemy: &Attacks, acc: &mut A) {
+fn pawn_structure<A: Accumulator>(v: &View, c: Color, acc: &mut A) {
     let s = sign(c);
     let own = v.pieces(c, PieceType::Pawn);
     let theirs = v.pieces(!c, PieceType::Pawn);
     let own_king = v.king(c);
     let their_king = v.king(!c);
     let defended = pawn_attacks(c, own);
-    let enemy_pawn_attacks = enemy.by[PieceType::Pawn.index()];
+    let enemy_pawn_attacks = pawn_attacks(!c, theirs);
     for sq in squares(own) {
         let f = sq % 8;
         let ahead = ranks_ahead(c, sq);
         let file = file_mask(f);
         let adjacent = adjacent_files(f);
-        let stop = (sq as i32 + 8 * s).clamp(0, 63) as usize;
+        let stop = stop_square(c, sq);
         if theirs & ahead & (file | adjacent) == 0 {
             // Clamped so that even a pawn on a back rank (illegal, but not our job) cannot panic.
             let rank = relative_rank(c, sq).clamp(1, 6);
@@ -148,20 +164,6 @@ fn pawns<A: Accumulator>(v: &View, c: Color, enemy: &Attacks, acc: &mut A) {
             acc.add(PASSED_ENEMY_KING, s * their_d);
             acc.add(PASSED_KING + rank - 1, s * own_d);
             acc.add(PASSED_KING + 6 + rank - 1, s * their_d);
-            // The first pieces behind the pawn on its file: a rook there pushes it (ours) or
-            // holds it back (theirs).
-            let behind = piece_attacks(PieceType::Rook, sq, v.occ) & file & !ahead;
-            for (i, side) in [c, !c].into_iter().enumerate() {
-                if behind & v.pieces(side, PieceType::Rook) != 0 {
-                    acc.add(ROOK_BEHIND_PASSER + i, s);
-                }
-            }
-            let stop_bb = 1u64 << stop;
-            if v.occ & stop_bb != 0 {
-                acc.add(PASSED_BLOCKED + rank - 1, s);
-            } else if enemy.all & stop_bb == 0 {
-                acc.add(PASSED_FREE + rank - 1, s);
-            }
         }
         if own & adjacent == 0 {
             acc.add(ISOLATED, s);
@@ -181,6 +183,43 @@ fn pawns<A: Accumulator>(v: &View, c: Color, enemy: &Attacks, acc: &mut A) {
             acc.add(PHALANX, s);
         }
     }
+}
+
+/// The passed-pawn terms that read the pieces: rooks behind the pawn, and whether its stop
+/// square is blocked or free of enemy attacks. `enemy` is the opponent's attack map.
+#[inline(always)]
+fn passers_and_pieces<A: Accumulator>(v: &View, c: Color, enemy: &Attacks, acc: &mut A) {
+    let s = sign(c);
+    let own = v.pieces(c, PieceType::Pawn);
+    let theirs = v.pieces(!c, PieceType::Pawn);
+    for sq in squares(own) {
+        let ahead = ranks_ahead(c, sq);
+        let file = file_mask(sq % 8);
+        if theirs & ahead & (file | adjacent_files(sq % 8)) != 0 {
+            continue;
+        }
+        let rank = relative_rank(c, sq).clamp(1, 6);
+        // The first pieces behind the pawn on its file: a rook there pushes it (ours) or
+        // holds it back (theirs).
+        let behind = piece_attacks(PieceType::Rook, sq, v.occ) & file & !ahead;
+        for (i, side) in [c, !c].into_iter().enumerate() {
+            if behind & v.pieces(side, PieceType::Rook) != 0 {
+                acc.add(ROOK_BEHIND_PASSER + i, s);
+            }
+        }
+        let stop_bb = 1u64 << stop_square(c, sq);
+        if v.occ & stop_bb != 0 {
+            acc.add(PASSED_BLOCKED + rank - 1, s);
+        } else if enemy.all & stop_bb == 0 {
+            acc.add(PASSED_FREE + rank - 1, s);
+        }
+    }
+}
+
+/// The square in front of `c`'s pawn on `sq` (clamped to the board).
+#[inline(always)]
+fn stop_square(c: Color, sq: usize) -> usize {
+    (sq as i32 + 8 * sign(c)).clamp(0, 63) as usize
 }
 
 /// Pawn shield in front of the king and open files at or next to it.

@@ -19,7 +19,7 @@ pub use limits::Limits;
 pub use score::Score;
 
 use crate::board::Board;
-use crate::eval::Params;
+use crate::eval::{Params, PawnCache};
 use crate::types::Move;
 use correction::CorrectionHistory;
 use history::{CounterMoves, History, Killers};
@@ -213,6 +213,8 @@ pub struct Searcher {
     counters: CounterMoves,
     correction: CorrectionHistory,
     params: Params,
+    /// The pawn-and-king terms under `params`, by pawn structure and king squares.
+    pawn_cache: PawnCache,
     options: SearchOptions,
     stop: Arc<AtomicBool>,
     // Per-search state.
@@ -247,6 +249,7 @@ impl Searcher {
             counters: CounterMoves::default(),
             correction: CorrectionHistory::default(),
             params: Params::default(),
+            pawn_cache: PawnCache::default(),
             options: SearchOptions::default(),
             stop: Arc::new(AtomicBool::new(false)),
             nodes: 0,
@@ -269,6 +272,7 @@ impl Searcher {
     /// Use these evaluation weights from now on.
     pub fn set_params(&mut self, params: Params) {
         self.params = params;
+        self.pawn_cache.clear();
     }
 
     /// The evaluation weights in use.
@@ -330,8 +334,8 @@ impl Searcher {
         self.stopped
     }
 
-    fn static_eval(&self, board: &Board) -> i32 {
-        crate::eval::evaluate(board, &self.params)
+    fn static_eval(&mut self, board: &Board) -> i32 {
+        crate::eval::evaluate_cached(board, &self.params, &mut self.pawn_cache)
     }
 
     /// A raw static evaluation corrected by the correction history (when it is on).
