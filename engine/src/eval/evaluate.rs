@@ -26,38 +26,32 @@ impl Accumulator for ScoreSum<'_> {
 /// Each half of the packed sums must stay within ±32767, which any sane weight set does.
 pub fn evaluate(board: &Board, params: &Params) -> i32 {
     let v = View::new(board);
-    let mut acc = ScoreSum {
-        w: &params.w,
-        sum: S::ZERO,
-    };
-    terms::all(&v, &mut acc);
-    finish(&v, acc.sum)
+    finish(&v, weighted(params, |acc| terms::all(&v, acc)))
 }
 
 /// [`evaluate`], with the pawn-and-king terms taken from `cache` when it has them: the same
 /// score, faster. The cache must be cleared when the weights change.
 pub fn evaluate_cached(board: &Board, params: &Params, cache: &mut PawnCache) -> i32 {
     let v = View::new(board);
+    let pieces = weighted(params, |acc| terms::pieces_and_threats(&v, acc));
+    // The low bit set keeps every real key off the empty slots' 0.
+    let key = (board.pawn_key() ^ king_mix(v.king(Color::White), v.king(Color::Black))) | 1;
+    let slot = &mut cache.entries[key as usize & (PAWN_CACHE_SIZE - 1)];
+    if slot.0 != key {
+        *slot = (key, weighted(params, |acc| terms::pawns_and_kings(&v, acc)));
+    }
+    finish(&v, pieces + slot.1)
+}
+
+/// The packed sum of the terms `feed` reports, weighted by `params`.
+#[inline(always)]
+fn weighted(params: &Params, feed: impl FnOnce(&mut ScoreSum)) -> S {
     let mut acc = ScoreSum {
         w: &params.w,
         sum: S::ZERO,
     };
-    terms::pieces_and_threats(&v, &mut acc);
-    // The low bit set keeps every real key off the empty slots' 0.
-    let key = (board.pawn_key() ^ king_mix(v.king(Color::White), v.king(Color::Black))) | 1;
-    let slot = &mut cache.entries[key as usize & (PAWN_CACHE_SIZE - 1)];
-    let pawns = if slot.0 == key {
-        slot.1
-    } else {
-        let mut p = ScoreSum {
-            w: &params.w,
-            sum: S::ZERO,
-        };
-        terms::pawns_and_kings(&v, &mut p);
-        *slot = (key, p.sum);
-        p.sum
-    };
-    finish(&v, acc.sum + pawns)
+    feed(&mut acc);
+    acc.sum
 }
 
 /// Taper, scale and mop-up: the white-POV sum made the side to move's score.

@@ -149,13 +149,14 @@ fn pawn_structure<A: Accumulator>(v: &View, c: Color, acc: &mut A) {
     let their_king = v.king(!c);
     let defended = pawn_attacks(c, own);
     let enemy_pawn_attacks = pawn_attacks(!c, theirs);
+    let passed = passed_pawns(c, own, theirs);
     for sq in squares(own) {
         let f = sq % 8;
         let ahead = ranks_ahead(c, sq);
         let file = file_mask(f);
         let adjacent = adjacent_files(f);
         let stop = stop_square(c, sq);
-        if theirs & ahead & (file | adjacent) == 0 {
+        if passed & (1u64 << sq) != 0 {
             // Clamped so that even a pawn on a back rank (illegal, but not our job) cannot panic.
             let rank = relative_rank(c, sq).clamp(1, 6);
             acc.add(PASSED + rank - 1, s);
@@ -192,12 +193,9 @@ fn passers_and_pieces<A: Accumulator>(v: &View, c: Color, enemy: &Attacks, acc: 
     let s = sign(c);
     let own = v.pieces(c, PieceType::Pawn);
     let theirs = v.pieces(!c, PieceType::Pawn);
-    for sq in squares(own) {
+    for sq in squares(passed_pawns(c, own, theirs)) {
         let ahead = ranks_ahead(c, sq);
         let file = file_mask(sq % 8);
-        if theirs & ahead & (file | adjacent_files(sq % 8)) != 0 {
-            continue;
-        }
         let rank = relative_rank(c, sq).clamp(1, 6);
         // The first pieces behind the pawn on its file: a rook there pushes it (ours) or
         // holds it back (theirs).

@@ -109,6 +109,24 @@ pub(super) fn pawn_attacks(c: Color, p: u64) -> u64 {
     }
 }
 
+/// `c`'s passed pawns: those with no enemy pawn on a rank ahead of them on their own file or
+/// the files beside it.
+#[inline(always)]
+pub(super) fn passed_pawns(c: Color, own: u64, theirs: u64) -> u64 {
+    // Every square behind an enemy pawn (from `c`'s side), then widened by a file each way.
+    let mut span = 0;
+    let mut front = theirs;
+    for _ in 0..7 {
+        front = match c {
+            Color::White => front >> 8,
+            Color::Black => front << 8,
+        };
+        span |= front;
+    }
+    let wide = span | ((span & !FILE_A) >> 1) | ((span & !(FILE_A << 7)) << 1);
+    own & !wide
+}
+
 /// All squares of file 0..8.
 #[inline(always)]
 pub(super) const fn file_mask(f: usize) -> u64 {
@@ -210,5 +228,9 @@ mod tests {
         assert_eq!(distance(0, 63), 7);
         assert_eq!(distance(9, 18), 1);
         assert_eq!(squares(0b1010_0001).collect::<Vec<_>>(), vec![0, 5, 7]);
+        // White d5 and h2 against Black c6 (ahead of d5 on the next file) and a7.
+        let (white, black) = ((1 << 35) | (1 << 15), (1 << 42) | (1 << 48));
+        assert_eq!(passed_pawns(Color::White, white, black), 1 << 15);
+        assert_eq!(passed_pawns(Color::Black, black, white), 1 << 48);
     }
 }
