@@ -6,7 +6,7 @@
 use super::history::{piece_to, History, NO_CONTEXT};
 use super::see::{captured_kind, see, value};
 use crate::board::Board;
-use crate::types::{Move, MoveList, PieceType};
+use crate::types::{Move, MoveList, PieceType, MAX_MOVES};
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Stage {
@@ -37,6 +37,18 @@ pub struct MovePicker {
     capture_history: bool,
     /// The continuation keys of the previous two moves, for the quiets' continuation history.
     contexts: [u16; 2],
+}
+
+/// Bits of a pick key that hold the move's index (`MAX_MOVES` is 256).
+const INDEX_BITS: u32 = 8;
+
+/// Scores within ±2^23 leave room for the index in an i32 key. Real ones stay far inside
+/// (histories are bounded by a few times 16,384, MVV-LVA by about 14,000); the clamp only
+/// guarantees it.
+#[inline(always)]
+fn clamp_score(score: i32) -> i32 {
+    const LIMIT: i32 = 1 << (31 - INDEX_BITS - 1);
+    score.clamp(-LIMIT, LIMIT - 1)
 }
 
 /// True for moves that change material: captures and promotions.
@@ -95,18 +107,19 @@ impl MovePicker {
         self
     }
 
-    /// Pick the highest-scored remaining move of `list` (selection sort: most nodes cut early).
+    /// Pick the highest-scored remaining move of `list` (selection sort: most nodes cut early);
+    /// among equal scores, the first.
     fn pick_best(&mut self) -> Option<Move> {
         let n = self.list.len();
         if self.idx >= n {
             return None;
         }
-        let mut best = self.idx;
-        for i in self.idx + 1..n {
-            if self.scores[i] > self.scores[best] {
-                best = i;
-            }
-        }
+        // One key per move, the score above the index reversed, so the plain maximum is the
+        // first best move: a branch-free scan the compiler vectorises, where the compare-and-
+        // branch loop mispredicted on every new best.
+        let key = |i: usize| (self.scores[i] << INDEX_BITS) | (MAX_MOVES - 1 - i) as i32;
+        let top = (self.idx..n).map(key).max().unwrap_or(0);
+        let best = MAX_MOVES - 1 - (top & (MAX_MOVES as i32 - 1)) as usize;
         self.list.swap(self.idx, best);
         self.scores.swap(self.idx, best);
         let mv = self.list[self.idx];
@@ -140,10 +153,11 @@ impl MovePicker {
                     self.list = board.legal_captures();
                     for i in 0..self.list.len() {
                         let mv = self.list[i];
-                        self.scores[i] = mvv_lva(board, mv);
+                        let mut score = mvv_lva(board, mv);
                         if self.capture_history {
-                            self.scores[i] += history.capture(board, mv) / 4;
+                            score += history.capture(board, mv) / 4;
                         }
+                        self.scores[i] = clamp_score(score);
                     }
                     self.idx = 0;
                     self.stage = Stage::GoodCaptures;
@@ -193,8 +207,10 @@ impl MovePicker {
                         {
                             continue;
                         }
-                        self.scores[self.list.len()] = history.get(us, mv)
-                            + history.continuation(self.contexts, piece_to(board, mv));
+                        self.scores[self.list.len()] = clamp_score(
+                            history.get(us, mv)
+                                + history.continuation(self.contexts, piece_to(board, mv)),
+                        );
                         self.list.push(mv);
                     }
                     self.idx = 0;
@@ -262,6 +278,50 @@ mod tests {
         assert_eq!(moves[1], "c3b5");
         assert_eq!(moves[2], "d1a4");
         assert_eq!(moves.last().unwrap(), "d1d7");
+    }
+
+    /// The reference the picker must match: selection sort that swaps the first of the best
+    /// remaining scores forward (ties resolved as the bench signature expects).
+    fn selection_order(mut moves: Vec<Move>, mut scores: Vec<i32>) -> Vec<Move> {
+        for i in 0..moves.len() {
+            let mut best = i;
+            for j in i + 1..moves.len() {
+                if scores[j] > scores[best] {
+                    best = j;
+                }
+            }
+            moves.swap(i, best);
+            scores.swap(i, best);
+        }
+        moves
+    }
+
+    #[test]
+    fn quiets_come_by_history_the_first_of_equals_first() {
+        let board =
+            Board::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+                .unwrap();
+        let mut h = History::default();
+        let quiets: Vec<Move> = board
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|&m| !is_tactical(&board, m))
+            .collect();
+        // Few distinct values, so most scores tie, some negative.
+        for (i, &m) in quiets.iter().enumerate() {
+            h.update(board.side_to_move(), m, [0, 0, 300, -200, 300][i % 5]);
+        }
+        let scores = quiets
+            .iter()
+            .map(|&m| h.get(board.side_to_move(), m))
+            .collect();
+        let want = selection_order(quiets.clone(), scores);
+        let mut mp = MovePicker::new(&board, Move::NULL, [Move::NULL; 2], Move::NULL);
+        let got: Vec<Move> = std::iter::from_fn(|| mp.next(&board, &h))
+            .filter(|&m| !is_tactical(&board, m))
+            .collect();
+        assert_eq!(got, want);
     }
 
     #[test]

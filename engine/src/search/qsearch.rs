@@ -89,8 +89,13 @@ impl Searcher {
         let mut best = stand_pat;
         let mut best_move = Move::NULL;
         for i in 0..n {
-            // Selection sort: the best remaining move first.
-            let j = (i..n).max_by_key(|&j| scores[j]).unwrap_or(i);
+            // Selection sort: the best remaining move first, the last of equals. Score and
+            // index in one key make it a branch-free maximum (scores stay below 2^22).
+            let top = (i..n)
+                .map(|j| (scores[j] << 8) | j as i32)
+                .max()
+                .unwrap_or(0);
+            let j = (top & 0xff) as usize;
             list.swap(i, j);
             scores.swap(i, j);
             let mv = list[i];

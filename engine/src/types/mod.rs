@@ -14,7 +14,7 @@ mod square;
 pub use bitboard::{Bitboard, BitboardIter};
 pub use castling::CastlingRights;
 pub use color::Color;
-pub use movelist::MoveList;
+pub use movelist::{MoveList, MAX_MOVES};
 pub use moves::Move;
 pub use piece::{Piece, PieceType};
 pub use square::{ParseSquareError, Square};
