@@ -110,6 +110,7 @@ fn single_move_checks_agree_with_generation() {
     for fen in &positions {
         let mut board = Board::from_fen(fen).unwrap();
         let legal = board.legal_moves();
+        let checks = board.check_squares();
         for &m in legal.iter() {
             assert!(
                 board.is_pseudo_legal(m) && board.is_legal(m),
@@ -117,6 +118,7 @@ fn single_move_checks_agree_with_generation() {
             );
             assert_eq!(board.parse_uci_move(&m.to_string()), Some(m), "{fen}");
             let gives = board.gives_check(m);
+            assert_eq!(checks.gives_check(&board, m), gives, "{m} in {fen}");
             board.make(m);
             assert_eq!(gives, board.in_check(), "gives_check({m}) in {fen}");
             board.unmake();

@@ -2,10 +2,12 @@
 //! only), move validation for moves from tables, and perft.
 
 pub mod attacks;
+mod checks;
 mod generate;
 mod magics;
 mod perft;
 mod validate;
 
+pub use checks::CheckSquares;
 pub use magics::init;
 pub use perft::{divide, perft};

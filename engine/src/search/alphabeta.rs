@@ -9,6 +9,7 @@ use super::time::TimeManager;
 use super::tt::{Bound, TtHit};
 use super::{Limits, Reporter, SearchResult, Searcher};
 use crate::board::Board;
+use crate::movegen::CheckSquares;
 use crate::types::{Color, Move, MoveList, PieceType};
 
 /// Half-width of the first aspiration window, in centipawns.
@@ -410,10 +411,14 @@ impl Searcher {
         let excluded = self.excluded[ply];
         let tt_capture =
             self.options.lmr_tt_capture && !tt_move.is_null() && is_tactical(board, tt_move);
+        // Built at the second move: a node cut by its first move never needs it.
+        let mut checks: Option<CheckSquares> = None;
+        let mut considered = 0usize;
         while let Some(mv) = picker.next(board, &self.history) {
             if mv == excluded {
                 continue;
             }
+            considered += 1;
             let mut extension = 0;
             if let (Some(tt_score), true) = (node.singular, mv == tt_move) {
                 match self.singular_extension(board, node, beta, mv, tt_score) {
@@ -422,7 +427,13 @@ impl Searcher {
                 }
             }
             let quiet = !is_tactical(board, mv);
-            let gives_check = board.gives_check(mv);
+            let gives_check = if considered == 1 {
+                board.gives_check(mv)
+            } else {
+                checks
+                    .get_or_insert_with(|| board.check_squares())
+                    .gives_check(board, mv)
+            };
             if futile && quiet && searched > 0 && !gives_check {
                 continue;
             }
