@@ -1,11 +1,20 @@
 //! Legal move generation with check and pin masks (no make/unmake legality test).
 //!
-//! One generic generator serves three uses: all legal moves into a `MoveList`, captures and
-//! promotions only (for quiescence search), and counting without storing (perft's last ply).
+//! One generic generator serves four uses: all legal moves into a `MoveList`, captures and
+//! promotions only (for quiescence search and the move picker's first stage), the rest only (the
+//! picker's quiet stage), and counting without storing (perft's last ply). Each pass emits its
+//! moves in the order the full pass would, so a filtered full list equals the partial one.
 
 use super::attacks;
 use crate::board::Board;
 use crate::types::{Bitboard, CastlingRights, Color, Move, MoveList, PieceType, Square};
+
+/// Generation modes (the const parameter of `generate`).
+const ALL: u8 = 0;
+/// Captures (en passant included) and every promotion.
+const TACTICAL: u8 = 1;
+/// Everything `TACTICAL` leaves out: quiet non-promoting moves and castling.
+const QUIET: u8 = 2;
 
 /// Where generated moves go.
 trait MoveSink {
@@ -78,7 +87,7 @@ impl Board {
     /// All legal moves.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate::<_, false>(&mut list);
+        self.generate::<_, ALL>(&mut list);
         list
     }
 
@@ -86,14 +95,27 @@ impl Board {
     /// directly (not by filtering `legal_moves`), for quiescence search.
     pub fn legal_captures(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate::<_, true>(&mut list);
+        self.generate::<_, TACTICAL>(&mut list);
         list
+    }
+
+    /// Replaces `list` with what [`Board::legal_captures`] returns, without a copy.
+    pub fn legal_captures_into(&self, list: &mut MoveList) {
+        list.clear();
+        self.generate::<_, TACTICAL>(list);
+    }
+
+    /// Replaces `list` with the legal moves that are neither captures nor promotions (castling
+    /// included), in the order [`Board::legal_moves`] has them.
+    pub fn legal_quiets_into(&self, list: &mut MoveList) {
+        list.clear();
+        self.generate::<_, QUIET>(list);
     }
 
     /// Number of legal moves, without building the list (perft's bulk counting).
     pub fn count_legal_moves(&self) -> u64 {
         let mut counter = Counter(0);
-        self.generate::<_, false>(&mut counter);
+        self.generate::<_, ALL>(&mut counter);
         counter.0
     }
 
@@ -103,7 +125,7 @@ impl Board {
     }
 
     #[inline(always)]
-    fn generate<S: MoveSink, const CAPTURES: bool>(&self, sink: &mut S) {
+    fn generate<S: MoveSink, const MODE: u8>(&self, sink: &mut S) {
         let us = self.side_to_move();
         let them = !us;
         let ours = self.by_color(us);
@@ -114,8 +136,10 @@ impl Board {
         // King moves: the destination must not be attacked once the king has left its square
         // (so a slider's ray through the king still counts).
         let mut king_targets = attacks::king(ksq) - ours;
-        if CAPTURES {
-            king_targets &= theirs;
+        match MODE {
+            TACTICAL => king_targets &= theirs,
+            QUIET => king_targets = king_targets - theirs,
+            _ => {}
         }
         let occ_without_king = occ ^ ksq;
         let mut safe = Bitboard::EMPTY;
@@ -136,7 +160,12 @@ impl Board {
         } else {
             Bitboard::ALL
         };
-        let target = evasion & if CAPTURES { theirs } else { !ours };
+        let target = evasion
+            & match MODE {
+                TACTICAL => theirs,
+                QUIET => !occ,
+                _ => !ours,
+            };
         let pinned = self.pinned(us);
 
         for from in self.pieces(us, PieceType::Knight) - pinned {
@@ -157,14 +186,14 @@ impl Board {
             }
             sink.push_targets(from, t);
         }
-        self.generate_pawns::<S, CAPTURES>(sink, evasion, pinned);
-        if !CAPTURES && checkers.is_empty() {
+        self.generate_pawns::<S, MODE>(sink, evasion, pinned);
+        if MODE != TACTICAL && checkers.is_empty() {
             self.generate_castling(sink, occ);
         }
     }
 
     #[inline(always)]
-    fn generate_pawns<S: MoveSink, const CAPTURES: bool>(
+    fn generate_pawns<S: MoveSink, const MODE: u8>(
         &self,
         sink: &mut S,
         evasion: Bitboard,
@@ -187,8 +216,10 @@ impl Board {
         // Pushes, set-wise for unpinned pawns.
         let single = free.forward(us) & empty;
         let single_ok = single & evasion;
-        sink.push_promotions(single_ok & promo_rank, up);
-        if !CAPTURES {
+        if MODE != QUIET {
+            sink.push_promotions(single_ok & promo_rank, up);
+        }
+        if MODE != TACTICAL {
             sink.push_pawn_set(single_ok - promo_rank, up);
             let double = (single & third_rank).forward(us) & empty & evasion;
             sink.push_pawn_set(double, 2 * up);
@@ -210,22 +241,34 @@ impl Board {
                 -7i8,
             ),
         };
-        for (t, delta) in [(west & victims, west_delta), (east & victims, east_delta)] {
-            sink.push_promotions(t & promo_rank, delta);
-            sink.push_pawn_set(t - promo_rank, delta);
+        if MODE != QUIET {
+            for (t, delta) in [(west & victims, west_delta), (east & victims, east_delta)] {
+                sink.push_promotions(t & promo_rank, delta);
+                sink.push_pawn_set(t - promo_rank, delta);
+            }
         }
 
         // Pinned pawns move only along the pin line, and never while in check.
         if self.checkers().is_empty() {
             for from in pawns & pinned {
                 let pin_line = attacks::line(ksq, from);
-                let mut t = attacks::pawn(us, from) & theirs & pin_line;
+                let mut t = if MODE == QUIET {
+                    Bitboard::EMPTY
+                } else {
+                    attacks::pawn(us, from) & theirs & pin_line
+                };
                 if let Some(to) = from.offset(up).filter(|&to| empty.contains(to)) {
                     let start_rank = if us == Color::White { 1 } else { 6 };
-                    if !CAPTURES || promo_rank.contains(to) {
+                    let promotes = promo_rank.contains(to);
+                    let wanted = match MODE {
+                        TACTICAL => promotes,
+                        QUIET => !promotes,
+                        _ => true,
+                    };
+                    if wanted {
                         t |= Bitboard::from_square(to) & pin_line;
                     }
-                    if !CAPTURES && from.rank() == start_rank {
+                    if MODE != TACTICAL && from.rank() == start_rank {
                         if let Some(to2) = to.offset(up).filter(|&s| empty.contains(s)) {
                             t |= Bitboard::from_square(to2) & pin_line;
                         }
@@ -244,7 +287,7 @@ impl Board {
 
         // En passant: test by removing both pawns and checking the king's safety directly,
         // which covers the rank pin through both pawns and captures of a checking pawn.
-        if let Some(ep) = self.en_passant() {
+        if let Some(ep) = self.en_passant().filter(|_| MODE != QUIET) {
             for from in attacks::pawn(them, ep) & pawns {
                 let cap_sq = Square::new(ep.file(), from.rank());
                 let occ_after = (occ ^ from ^ cap_sq) | ep;

@@ -150,7 +150,7 @@ impl MovePicker {
                     return Some(self.tt_move);
                 }
                 Stage::GenCaptures => {
-                    self.list = board.legal_captures();
+                    board.legal_captures_into(&mut self.list);
                     for i in 0..self.list.len() {
                         let mv = self.list[i];
                         let mut score = mvv_lva(board, mv);
@@ -195,24 +195,27 @@ impl MovePicker {
                     }
                 }
                 Stage::GenQuiets => {
-                    let all = board.legal_moves();
-                    self.list.clear();
+                    board.legal_quiets_into(&mut self.list);
                     let us = board.side_to_move();
-                    for &mv in all.iter() {
+                    // Drop the moves already tried, in place and in order.
+                    let mut kept = 0;
+                    for i in 0..self.list.len() {
+                        let mv = self.list[i];
                         if mv == self.tt_move
                             || mv == self.killers[0]
                             || mv == self.killers[1]
                             || mv == self.counter
-                            || is_tactical(board, mv)
                         {
                             continue;
                         }
-                        self.scores[self.list.len()] = clamp_score(
+                        self.scores[kept] = clamp_score(
                             history.get(us, mv)
                                 + history.continuation(self.contexts, piece_to(board, mv)),
                         );
-                        self.list.push(mv);
+                        self.list.as_mut_slice()[kept] = mv;
+                        kept += 1;
                     }
+                    self.list.truncate(kept);
                     self.idx = 0;
                     self.stage = Stage::Quiets;
                 }

@@ -72,7 +72,9 @@ pub fn see(board: &Board, mv: Move) -> i32 {
         let cap = Square::new(to.file(), from.rank());
         occ ^= Bitboard::from_square(cap);
     }
-    let pin_info = [pins(board, Color::White), pins(board, Color::Black)];
+    // A side's pins are found when it first has a capturer: most exchanges end before that
+    // (nothing defends the victim), and finding pins is half the cost of the rest.
+    let mut pin_info: [Option<(Bitboard, Bitboard)>; 2] = [None; 2];
     let diag = board.by_kind(PieceType::Bishop) | board.by_kind(PieceType::Queen);
     let orth = board.by_kind(PieceType::Rook) | board.by_kind(PieceType::Queen);
     let mut attackers = board.attackers_to(to, occ) & occ;
@@ -80,7 +82,10 @@ pub fn see(board: &Board, mv: Move) -> i32 {
     let mut d = 0;
     loop {
         let mut mine = attackers & board.by_color(stm);
-        let (pinned, pinners) = pin_info[stm.index()];
+        if mine.is_empty() {
+            break;
+        }
+        let (pinned, pinners) = *pin_info[stm.index()].get_or_insert_with(|| pins(board, stm));
         if (pinners & occ).any() {
             mine &= !pinned;
         }

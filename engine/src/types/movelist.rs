@@ -80,6 +80,12 @@ impl MoveList {
         self.as_mut_slice().swap(a, b);
     }
 
+    /// Keeps the first `len` moves (all of them if there are fewer).
+    #[inline(always)]
+    pub fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
     /// Removes all moves.
     #[inline(always)]
     pub fn clear(&mut self) {
