@@ -42,7 +42,7 @@ pub struct MovePicker {
 /// Bits of a pick key that hold the move's index (`MAX_MOVES` is 256).
 const INDEX_BITS: u32 = 8;
 
-/// Scores within ±2^23 leave room for the index in an i32 key. Real ones stay far inside
+/// Scores within ±2^22 leave room for the index in an i32 key. Real ones stay far inside
 /// (histories are bounded by a few times 16,384, MVV-LVA by about 14,000); the clamp only
 /// guarantees it.
 #[inline(always)]
