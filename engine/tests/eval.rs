@@ -2,7 +2,8 @@
 
 use sable::board::Board;
 use sable::eval::{
-    evaluate, evaluate_cached, taper, trace, Params, PawnCache, PHASE_MAX, S, SCALE_MAX,
+    evaluate, evaluate_cached, psq, psq_delta, taper, trace, Params, PawnCache, PHASE_MAX, S,
+    SCALE_MAX,
 };
 use sable::types::Color;
 use std::path::PathBuf;
@@ -152,12 +153,13 @@ fn the_pawn_cache_changes_no_score() {
             for fen in &fens {
                 let b = board(fen);
                 let want = evaluate(&b, &p);
+                let sum = psq(&b, &p);
                 assert_eq!(
-                    evaluate_cached(&b, &p, &mut cache),
+                    evaluate_cached(&b, &p, &mut cache, sum),
                     want,
                     "pass {pass}: {fen}"
                 );
-                assert_eq!(evaluate_cached(&b, &p, &mut cache), want, "hit: {fen}");
+                assert_eq!(evaluate_cached(&b, &p, &mut cache, sum), want, "hit: {fen}");
             }
         }
     }
@@ -168,9 +170,51 @@ fn a_cleared_pawn_cache_forgets_the_old_weights() {
     let b = board("r1bqk2r/pp3ppp/2n1pn2/3p4/1bPP4/2N1PN2/PP3PPP/R1BQKB1R w KQkq - 0 7");
     let (old, new) = (Params::default(), random_params(12));
     let mut cache = PawnCache::default();
-    evaluate_cached(&b, &old, &mut cache);
+    evaluate_cached(&b, &old, &mut cache, psq(&b, &old));
     cache.clear();
-    assert_eq!(evaluate_cached(&b, &new, &mut cache), evaluate(&b, &new));
+    assert_eq!(
+        evaluate_cached(&b, &new, &mut cache, psq(&b, &new)),
+        evaluate(&b, &new)
+    );
+}
+
+#[test]
+fn the_incremental_material_and_table_sum_equals_the_full_one() {
+    // Every legal move of the playout positions, plus positions with castling, en passant,
+    // promotions (quiet and capturing) and bare kings on the board, under two weight sets.
+    let mut fens = playout_fens(0x95_9d17, 30, 160);
+    fens.extend(
+        [
+            "r3k2r/pppq1ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPPQ1PPP/R3K2R w KQkq - 0 9",
+            "r3k2r/pppq1ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPPQ1PPP/R3K2R b KQkq - 0 9",
+            "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2",
+            "4k3/8/8/8/3Pp3/8/8/4K3 b - d3 0 2",
+            "1n2k3/P7/8/8/8/8/7p/4K1N1 w - - 0 1",
+            "1n2k3/P7/8/8/8/8/7p/4K1N1 b - - 0 1",
+            "8/8/8/4k3/8/8/8/KQ6 w - - 0 1",
+            "8/8/3k4/8/8/8/6r1/K7 b - - 0 1",
+        ]
+        .map(String::from),
+    );
+    let mut cache = PawnCache::default();
+    for p in [Params::default(), random_params(13)] {
+        cache.clear();
+        for fen in &fens {
+            let mut b = board(fen);
+            let sum = psq(&b, &p);
+            assert_eq!(
+                evaluate_cached(&b, &p, &mut cache, sum),
+                evaluate(&b, &p),
+                "{fen}"
+            );
+            for &m in b.legal_moves().iter() {
+                let after = sum + psq_delta(&b, m, &p);
+                b.make(m);
+                assert_eq!(after, psq(&b, &p), "{m} in {fen}");
+                b.unmake();
+            }
+        }
+    }
 }
 
 #[test]

@@ -2,6 +2,7 @@
 
 use super::endgame::{mop_up, phase, scale};
 use super::params::{Params, LEN};
+use super::psq::king_tables;
 use super::terms::{self, Accumulator};
 use super::view::View;
 use super::{taper, S};
@@ -29,11 +30,17 @@ pub fn evaluate(board: &Board, params: &Params) -> i32 {
     finish(&v, weighted(params, |acc| terms::all(&v, acc)))
 }
 
-/// [`evaluate`], with the pawn-and-king terms taken from `cache` when it has them: the same
-/// score, faster. The cache must be cleared when the weights change.
-pub fn evaluate_cached(board: &Board, params: &Params, cache: &mut PawnCache) -> i32 {
+/// [`evaluate`], with the pawn-and-king terms taken from `cache` when it has them and the
+/// material and piece-square sum given as `psq` (what [`psq`](super::psq) returns for `board`,
+/// usually kept move by move with [`psq_delta`](super::psq_delta)): the same score, faster.
+/// The cache must be cleared when the weights change.
+pub fn evaluate_cached(board: &Board, params: &Params, cache: &mut PawnCache, psq: S) -> i32 {
     let v = View::new(board);
-    let pieces = weighted(params, |acc| terms::pieces_and_threats(&v, acc));
+    let bare = terms::bare_king(&v);
+    let mut pieces = psq + weighted(params, |acc| terms::activity_and_threats(&v, bare, acc));
+    if bare {
+        pieces -= king_tables(params, v.king(Color::White), v.king(Color::Black));
+    }
     // The low bit set keeps every real key off the empty slots' 0.
     let key = (board.pawn_key() ^ king_mix(v.king(Color::White), v.king(Color::Black))) | 1;
     let slot = &mut cache.entries[key as usize & (PAWN_CACHE_SIZE - 1)];

@@ -15,6 +15,7 @@ mod explain;
 mod io;
 mod params;
 mod placement;
+mod psq;
 mod score;
 mod terms;
 mod threats;
@@ -25,6 +26,7 @@ pub use evaluate::{evaluate, evaluate_cached, PawnCache};
 pub use explain::{explain, Explanation, GroupScore};
 pub use io::ParamsError;
 pub use params::{Block, Labels, Params, BLOCKS};
+pub use psq::{psq, psq_delta};
 pub use score::S;
 pub use trace::{trace, Trace};
 

@@ -40,19 +40,33 @@ pub(super) fn pawns_and_kings<A: Accumulator>(v: &View, acc: &mut A) {
 /// Every term but [`pawns_and_kings`].
 #[inline(always)]
 pub(super) fn pieces_and_threats<A: Accumulator>(v: &View, acc: &mut A) {
-    // The piece terms come first: they build the attack maps the other terms read.
-    // Against a bare king the mop-up term places the kings and pieces; the king tables and the
-    // mobility tables, sparse and noisy at the squares and counts such endings reach, would
-    // only fight it.
-    let bare_king = Color::ALL
+    let bare = bare_king(v);
+    for c in Color::ALL {
+        material_and_pst(v, c, !bare, acc);
+    }
+    activity_and_threats(v, bare, acc);
+}
+
+/// Whether one side has nothing but its king. Against a bare king the mop-up term places the
+/// kings and pieces; the king tables and the mobility tables, sparse and noisy at the squares
+/// and counts such endings reach, would only fight it.
+#[inline(always)]
+pub(super) fn bare_king(v: &View) -> bool {
+    Color::ALL
         .into_iter()
-        .any(|c| v.by_color[c.index()] == v.pieces(c, PieceType::King));
+        .any(|c| v.by_color[c.index()] == v.pieces(c, PieceType::King))
+}
+
+/// Every term but [`pawns_and_kings`] and material and piece-square tables (which the search
+/// keeps incrementally, see `psq.rs`).
+#[inline(always)]
+pub(super) fn activity_and_threats<A: Accumulator>(v: &View, bare_king: bool, acc: &mut A) {
+    // The piece terms come first: they build the attack maps the other terms read.
     let att = [
         pieces(v, Color::White, !bare_king, acc),
         pieces(v, Color::Black, !bare_king, acc),
     ];
     for c in Color::ALL {
-        material_and_pst(v, c, !bare_king, acc);
         passers_and_pieces(v, c, &att[(!c).index()], acc);
         threats::threats(v, c, &att, acc);
         threats::king_danger(v, c, &att, acc);

@@ -42,6 +42,7 @@ impl Searcher {
         self.time = Some(time);
         self.killers.clear();
         self.root_nodes.fill(0);
+        self.set_root(board);
         let root_moves = board.legal_moves();
         let mut result = SearchResult {
             best_move: root_moves.get(0).unwrap_or(Move::NULL),
@@ -175,7 +176,7 @@ impl Searcher {
                 return if in_check {
                     DRAW
                 } else {
-                    self.static_eval(board)
+                    self.static_eval(board, ply)
                 };
             }
             // Mate distance pruning: no line from here beats a mate already found nearer the root.
@@ -205,7 +206,7 @@ impl Searcher {
         let raw_eval = if in_check {
             -INFINITY
         } else {
-            hit.map_or_else(|| self.static_eval(board), |h| h.eval)
+            hit.map_or_else(|| self.static_eval(board, ply), |h| h.eval)
         };
         let static_eval = if in_check {
             raw_eval
@@ -285,6 +286,7 @@ impl Searcher {
         if self.options.null_move && null_ok && depth >= 3 && eval >= beta && has_pieces(board) {
             let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
             board.make_null();
+            self.psq[ply + 1] = self.psq[ply];
             self.moves[ply] = Move::NULL;
             self.moved[ply] = NO_CONTEXT;
             let score = -self.negamax(board, depth - 1 - r, ply + 1, -beta, -beta + 1, false);
@@ -335,7 +337,7 @@ impl Searcher {
                 continue;
             }
             self.moved[ply] = piece_to(board, mv);
-            board.make(mv);
+            self.make(board, mv, ply);
             self.moves[ply] = mv;
             let mut score = -self.qsearch(board, ply + 1, -pc_beta, -pc_beta + 1);
             if score >= pc_beta {
@@ -447,7 +449,7 @@ impl Searcher {
             }
             let key = piece_to(board, mv);
             let nodes_before = self.nodes;
-            board.make(mv);
+            self.make(board, mv, ply);
             self.moves[ply] = mv;
             self.moved[ply] = key;
             searched += 1;

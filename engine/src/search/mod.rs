@@ -19,7 +19,7 @@ pub use limits::Limits;
 pub use score::Score;
 
 use crate::board::Board;
-use crate::eval::{Params, PawnCache};
+use crate::eval::{Params, PawnCache, S};
 use crate::types::Move;
 use correction::CorrectionHistory;
 use history::{CounterMoves, History, Killers};
@@ -235,6 +235,8 @@ pub struct Searcher {
     moves: [Move; MAX_PLY + 1],
     /// The continuation key (piece, to) of each of those moves (`NO_CONTEXT` for a null move).
     moved: [u16; MAX_PLY + 1],
+    /// The material and piece-square sum of the position at each ply of the current line.
+    psq: [S; MAX_PLY + 1],
     /// Nodes spent below each root move (by from * 64 + to) in this search, for time management.
     root_nodes: Box<[u64; 4096]>,
 }
@@ -265,6 +267,7 @@ impl Searcher {
             excluded: [Move::NULL; MAX_PLY + 1],
             moves: [Move::NULL; MAX_PLY + 1],
             moved: [history::NO_CONTEXT; MAX_PLY + 1],
+            psq: [S::ZERO; MAX_PLY + 1],
             root_nodes: Box::new([0; 4096]),
         }
     }
@@ -334,8 +337,22 @@ impl Searcher {
         self.stopped
     }
 
-    fn static_eval(&mut self, board: &Board) -> i32 {
-        crate::eval::evaluate_cached(board, &self.params, &mut self.pawn_cache)
+    /// The static evaluation of `board`, the position at `ply` (whose material and
+    /// piece-square sum `psq[ply]` holds).
+    fn static_eval(&mut self, board: &Board, ply: usize) -> i32 {
+        crate::eval::evaluate_cached(board, &self.params, &mut self.pawn_cache, self.psq[ply])
+    }
+
+    /// Make `mv` on `board` at `ply`, keeping the material and piece-square sum of `ply + 1`.
+    #[inline]
+    fn make(&mut self, board: &mut Board, mv: Move, ply: usize) {
+        self.psq[ply + 1] = self.psq[ply] + crate::eval::psq_delta(board, mv, &self.params);
+        board.make(mv);
+    }
+
+    /// Start a search tree at `board`: the root's material and piece-square sum.
+    fn set_root(&mut self, board: &Board) {
+        self.psq[0] = crate::eval::psq(board, &self.params);
     }
 
     /// A raw static evaluation corrected by the correction history (when it is on).
@@ -357,6 +374,7 @@ impl Searcher {
         self.can_stop = false;
         self.time = None;
         self.seldepth = 0;
+        self.set_root(board);
         self.qsearch(board, 0, -score::INFINITY, score::INFINITY);
         self.pv[0][..self.pv_len[0]].to_vec()
     }

@@ -36,7 +36,7 @@ impl Searcher {
             return if in_check {
                 DRAW
             } else {
-                self.static_eval(board)
+                self.static_eval(board, ply)
             };
         }
         let pv_node = beta - alpha > 1;
@@ -58,7 +58,7 @@ impl Searcher {
         let mut stand_pat = -MATE;
         let mut eval = 0;
         if !in_check {
-            eval = hit.map_or_else(|| self.static_eval(board), |h| h.eval);
+            eval = hit.map_or_else(|| self.static_eval(board, ply), |h| h.eval);
             stand_pat = self.corrected(board, eval);
             if stand_pat >= beta {
                 return stand_pat;
@@ -113,7 +113,7 @@ impl Searcher {
                     continue;
                 }
             }
-            board.make(mv);
+            self.make(board, mv, ply);
             let score = -self.qsearch(board, ply + 1, -beta, -alpha);
             board.unmake();
             if self.stopped {
