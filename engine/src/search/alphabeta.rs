@@ -121,7 +121,7 @@ impl Searcher {
             (-INFINITY, INFINITY)
         };
         loop {
-            let score = self.negamax(board, depth, 0, alpha, beta, true);
+            let score = self.negamax(board, depth, 0, alpha, beta, true, false);
             if self.stopped {
                 return score;
             }
@@ -142,7 +142,11 @@ impl Searcher {
     }
 
     /// Negamax alpha-beta with principal variation search. `ply` counts from the root; mate
-    /// scores are `MATE - ply` so faster mates score higher.
+    /// scores are `MATE - ply` so faster mates score higher. `null_ok` allows a null move here;
+    /// `cut` says the parent expects this zero-window node to fail high.
+    // The window, depth and node flags are the recursion's state; a struct for them would be
+    // built and torn apart at every one of the millions of calls.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn negamax(
         &mut self,
         board: &mut Board,
@@ -151,6 +155,7 @@ impl Searcher {
         mut alpha: i32,
         mut beta: i32,
         null_ok: bool,
+        cut: bool,
     ) -> i32 {
         self.pv_len[ply] = ply;
         let in_check = board.in_check();
@@ -241,6 +246,7 @@ impl Searcher {
             improving,
             in_check,
             singular,
+            cut: cut && !pv_node,
         };
         if !pv_node && !in_check && !excluding {
             if let Some(score) = self.prune_node(board, node, beta, null_ok) {
@@ -289,7 +295,15 @@ impl Searcher {
             self.psq[ply + 1] = self.psq[ply];
             self.moves[ply] = Move::NULL;
             self.moved[ply] = NO_CONTEXT;
-            let score = -self.negamax(board, depth - 1 - r, ply + 1, -beta, -beta + 1, false);
+            let score = -self.negamax(
+                board,
+                depth - 1 - r,
+                ply + 1,
+                -beta,
+                -beta + 1,
+                false,
+                !node.cut,
+            );
             board.unmake_null();
             if self.stopped {
                 return Some(0);
@@ -299,7 +313,7 @@ impl Searcher {
                 if depth < 10 {
                     return Some(score);
                 }
-                let v = self.negamax(board, depth - r, ply, beta - 1, beta, false);
+                let v = self.negamax(board, depth - r, ply, beta - 1, beta, false, false);
                 if v >= beta {
                     return Some(score);
                 }
@@ -341,7 +355,15 @@ impl Searcher {
             self.moves[ply] = mv;
             let mut score = -self.qsearch(board, ply + 1, -pc_beta, -pc_beta + 1);
             if score >= pc_beta {
-                score = -self.negamax(board, depth - 4, ply + 1, -pc_beta, -pc_beta + 1, true);
+                score = -self.negamax(
+                    board,
+                    depth - 4,
+                    ply + 1,
+                    -pc_beta,
+                    -pc_beta + 1,
+                    true,
+                    !node.cut,
+                );
             }
             board.unmake();
             if self.stopped {
@@ -456,10 +478,19 @@ impl Searcher {
             let new_depth = depth - 1 + extension;
             let mut score;
             if searched == 1 {
-                score = -self.negamax(board, new_depth, ply + 1, -beta, -alpha, true);
+                score = -self.negamax(
+                    board,
+                    new_depth,
+                    ply + 1,
+                    -beta,
+                    -alpha,
+                    true,
+                    !pv_node && !node.cut,
+                );
             } else {
                 let mut r = 0;
-                if self.options.lmr && depth >= 3 && searched > 1 + pv_node as usize && quiet {
+                let late = self.options.lmr && depth >= 3 && searched > 1 + pv_node as usize;
+                if late && quiet {
                     r = lmr_reduction(depth, searched);
                     r -= pv_node as i32;
                     r -= (in_check || gives_check) as i32;
@@ -467,14 +498,35 @@ impl Searcher {
                     r -= self.history_reduction(us, mv, contexts, key);
                     r += (self.options.lmr_improving && !node.improving) as i32;
                     r += tt_capture as i32;
+                    r += (self.options.lmr_cut_node && node.cut) as i32;
+                    r = r.clamp(0, new_depth - 1);
+                } else if late && self.options.lmr_bad_captures && !picker.last_had_good_see() {
+                    // A capture the picker put late, losing material by SEE.
+                    r = lmr_reduction(depth, searched) - pv_node as i32 - gives_check as i32;
                     r = r.clamp(0, new_depth - 1);
                 }
-                score = -self.negamax(board, new_depth - r, ply + 1, -alpha - 1, -alpha, true);
+                score = -self.negamax(
+                    board,
+                    new_depth - r,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    true,
+                    true,
+                );
                 if score > alpha && r > 0 {
-                    score = -self.negamax(board, new_depth, ply + 1, -alpha - 1, -alpha, true);
+                    score = -self.negamax(
+                        board,
+                        new_depth,
+                        ply + 1,
+                        -alpha - 1,
+                        -alpha,
+                        true,
+                        !node.cut,
+                    );
                 }
                 if score > alpha && score < beta {
-                    score = -self.negamax(board, new_depth, ply + 1, -beta, -alpha, true);
+                    score = -self.negamax(board, new_depth, ply + 1, -beta, -alpha, true, false);
                 }
             }
             board.unmake();
@@ -551,6 +603,7 @@ impl Searcher {
             s_beta - 1,
             s_beta,
             false,
+            node.cut,
         );
         self.excluded[node.ply] = Move::NULL;
         // The nested search shares this ply's PV slot; forget what it left there.
@@ -708,6 +761,9 @@ struct Node {
     in_check: bool,
     /// The TT score when the TT move is a candidate for a singular extension.
     singular: Option<i32>,
+    /// An expected cut node: a zero-window node whose parent expects it to fail high (the
+    /// child of a reduced search, then every other ply of a refutation line).
+    cut: bool,
 }
 
 /// The verdict of a singular-extension search on the TT move.

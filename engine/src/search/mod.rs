@@ -107,6 +107,10 @@ pub struct SearchOptions {
     /// Reduce late quiet moves one ply more where the TT move is a capture: the position is
     /// tactical and the quiet alternatives rarely matter (UCI `LMRTTCapture`).
     pub lmr_tt_capture: bool,
+    /// Reduce late quiet moves one ply more at expected cut nodes (UCI `LMRCutNode`).
+    pub lmr_cut_node: bool,
+    /// Reduce captures that lose material by SEE like late quiet moves (UCI `LMRBadCaptures`).
+    pub lmr_bad_captures: bool,
     /// Time kept in reserve for the GUI and communication (UCI `Move Overhead`).
     pub move_overhead: Duration,
 }
@@ -137,6 +141,8 @@ impl Default for SearchOptions {
             lmr_improving: false,
             // Off: +5.9 +/- 20.4 after 650 fixed-node games, not shown to gain (docs/search.md).
             lmr_tt_capture: false,
+            lmr_cut_node: false,
+            lmr_bad_captures: false,
             move_overhead: Duration::from_millis(25),
         }
     }
@@ -144,7 +150,7 @@ impl Default for SearchOptions {
 
 impl SearchOptions {
     /// The names of the boolean feature switches, as UCI options.
-    pub const FEATURES: [&'static str; 17] = [
+    pub const FEATURES: [&'static str; 19] = [
         "NullMove",
         "LMR",
         "RFP",
@@ -162,6 +168,8 @@ impl SearchOptions {
         "ProbCut",
         "LMRImproving",
         "LMRTTCapture",
+        "LMRCutNode",
+        "LMRBadCaptures",
     ];
 
     /// Turn a feature on or off by its UCI name (case-insensitive); false if no such feature.
@@ -200,6 +208,8 @@ impl SearchOptions {
             "probcut" => &mut self.probcut,
             "lmrimproving" => &mut self.lmr_improving,
             "lmrttcapture" => &mut self.lmr_tt_capture,
+            "lmrcutnode" => &mut self.lmr_cut_node,
+            "lmrbadcaptures" => &mut self.lmr_bad_captures,
             _ => return None,
         })
     }
