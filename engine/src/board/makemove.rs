@@ -17,17 +17,6 @@ const CASTLING_MASK: [u8; 64] = {
     m
 };
 
-/// The rook's move for a castling given as the king's destination.
-#[inline(always)]
-fn castling_rook(king_to: Square) -> (Square, Square) {
-    let rank = king_to.rank();
-    if king_to.file() == 6 {
-        (Square::new(7, rank), Square::new(5, rank))
-    } else {
-        (Square::new(0, rank), Square::new(3, rank))
-    }
-}
-
 impl Board {
     /// Plays a legal move (from `legal_moves`, `parse_uci_move`, or checked by `is_legal`).
     /// Playing an illegal move leaves the board inconsistent; a move from an empty square is
@@ -57,7 +46,7 @@ impl Board {
         self.plies_from_null += 1;
 
         if m.is_castling() {
-            let (rook_from, rook_to) = castling_rook(to);
+            let (rook_from, rook_to) = m.castling_rook();
             let rook = Piece::new(us, PieceType::Rook);
             self.move_piece(from, to, piece);
             self.move_piece(rook_from, rook_to, rook);
@@ -68,7 +57,7 @@ impl Board {
         } else {
             if let Some(cap) = captured {
                 let cap_sq = if m.is_en_passant() {
-                    Square::new(to.file(), from.rank())
+                    m.en_passant_victim()
                 } else {
                     to
                 };
@@ -132,7 +121,7 @@ impl Board {
             }
             let (from, to) = (m.from(), m.to());
             if m.is_castling() {
-                let (rook_from, rook_to) = castling_rook(to);
+                let (rook_from, rook_to) = m.castling_rook();
                 self.move_piece(to, from, Piece::new(us, PieceType::King));
                 self.move_piece(rook_to, rook_from, Piece::new(us, PieceType::Rook));
             } else {
@@ -145,7 +134,7 @@ impl Board {
                 }
                 if let Some(cap) = u.captured {
                     let cap_sq = if m.is_en_passant() {
-                        Square::new(to.file(), from.rank())
+                        m.en_passant_victim()
                     } else {
                         to
                     };

@@ -9,7 +9,7 @@ use super::params::{Params, MATERIAL, PST};
 use super::view::{relative_square, sign};
 use super::S;
 use crate::board::Board;
-use crate::types::{Color, Move, PieceType, Square};
+use crate::types::{Color, Move, PieceType};
 
 /// The white-minus-black material and piece-square sum of `board`, king tables included.
 pub fn psq(board: &Board, params: &Params) -> S {
@@ -33,12 +33,7 @@ pub fn psq_delta(board: &Board, mv: Move, params: &Params) -> S {
     let (from, to) = (mv.from(), mv.to());
     let mut delta = -entry(params, c, k, from.index());
     if mv.is_castling() {
-        let rank = to.rank();
-        let (rook_from, rook_to) = if to.file() == 6 {
-            (Square::new(7, rank), Square::new(5, rank))
-        } else {
-            (Square::new(0, rank), Square::new(3, rank))
-        };
+        let (rook_from, rook_to) = mv.castling_rook();
         return delta
             + entry(params, c, k, to.index())
             + entry(params, c, PieceType::Rook, rook_to.index())
@@ -46,8 +41,7 @@ pub fn psq_delta(board: &Board, mv: Move, params: &Params) -> S {
     }
     delta += entry(params, c, mv.promotion().unwrap_or(k), to.index());
     if mv.is_en_passant() {
-        let victim = Square::new(to.file(), from.rank());
-        delta -= entry(params, !c, PieceType::Pawn, victim.index());
+        delta -= entry(params, !c, PieceType::Pawn, mv.en_passant_victim().index());
     } else if let Some(victim) = board.piece_on(to) {
         delta -= entry(params, victim.color(), victim.kind(), to.index());
     }

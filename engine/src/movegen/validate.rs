@@ -87,7 +87,7 @@ impl Board {
             return !self.is_attacked_by(them, to, occ ^ from);
         }
         if m.is_en_passant() {
-            let cap_sq = Square::new(to.file(), from.rank());
+            let cap_sq = m.en_passant_victim();
             let occ_after = (occ ^ from ^ cap_sq) | to;
             return (self.attackers_to(ksq, occ_after) & self.by_color(them))
                 .without(cap_sq)
@@ -134,18 +134,13 @@ impl Board {
         let mut moved_from = Bitboard::from_square(from);
         // The piece that ends up on a new square, and where.
         let (kind, sq) = if m.is_castling() {
-            let rank = to.rank();
-            let (rook_from, rook_to) = if to.file() == 6 {
-                (Square::new(7, rank), Square::new(5, rank))
-            } else {
-                (Square::new(0, rank), Square::new(3, rank))
-            };
+            let (rook_from, rook_to) = m.castling_rook();
             occ = (occ ^ rook_from) | rook_to;
             moved_from |= rook_from;
             (PieceType::Rook, rook_to)
         } else {
             if m.is_en_passant() {
-                occ ^= Square::new(to.file(), from.rank());
+                occ ^= m.en_passant_victim();
             }
             (m.promotion().unwrap_or(piece.kind()), to)
         };

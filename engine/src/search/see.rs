@@ -69,8 +69,7 @@ pub fn see(board: &Board, mv: Move) -> i32 {
     }
     let mut occ = board.occupied() ^ Bitboard::from_square(from);
     if mv.is_en_passant() {
-        let cap = Square::new(to.file(), from.rank());
-        occ ^= Bitboard::from_square(cap);
+        occ ^= Bitboard::from_square(mv.en_passant_victim());
     }
     // A side's pins are found when it first has a capturer: most exchanges end before that
     // (nothing defends the victim), and finding pins is half the cost of the rest.

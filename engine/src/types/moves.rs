@@ -101,6 +101,23 @@ impl Move {
     pub const fn is_null(self) -> bool {
         self.0 == 0
     }
+
+    /// For a castling move, the rook's from and to squares (known from the king's destination).
+    #[inline(always)]
+    pub fn castling_rook(self) -> (Square, Square) {
+        let rank = self.to().rank();
+        if self.to().file() == 6 {
+            (Square::new(7, rank), Square::new(5, rank))
+        } else {
+            (Square::new(0, rank), Square::new(3, rank))
+        }
+    }
+
+    /// For an en passant capture, the square of the pawn it takes: beside `from`, behind `to`.
+    #[inline(always)]
+    pub fn en_passant_victim(self) -> Square {
+        Square::new(self.to().file(), self.from().rank())
+    }
 }
 
 impl fmt::Display for Move {
