@@ -50,10 +50,12 @@ impl Board {
             let rook = Piece::new(us, PieceType::Rook);
             self.move_piece(from, to, piece);
             self.move_piece(rook_from, rook_to, rook);
-            key ^= zobrist::piece_square(piece, from)
+            let change = zobrist::piece_square(piece, from)
                 ^ zobrist::piece_square(piece, to)
                 ^ zobrist::piece_square(rook, rook_from)
                 ^ zobrist::piece_square(rook, rook_to);
+            key ^= change;
+            self.nonpawn_keys[us.index()] ^= change;
         } else {
             if let Some(cap) = captured {
                 let cap_sq = if m.is_en_passant() {
@@ -65,6 +67,8 @@ impl Board {
                 key ^= zobrist::piece_square(cap, cap_sq);
                 if cap.kind() == PieceType::Pawn {
                     self.pawn_key ^= zobrist::piece_square(cap, cap_sq);
+                } else {
+                    self.nonpawn_keys[them.index()] ^= zobrist::piece_square(cap, cap_sq);
                 }
                 self.halfmove_clock = 0;
             }
@@ -78,6 +82,7 @@ impl Board {
                     self.remove_piece(to, piece);
                     self.put_piece(to, promoted);
                     key ^= zobrist::piece_square(piece, to) ^ zobrist::piece_square(promoted, to);
+                    self.nonpawn_keys[us.index()] ^= zobrist::piece_square(promoted, to);
                 } else {
                     self.pawn_key ^= zobrist::piece_square(piece, to);
                     if from.index() ^ to.index() == 16 {
@@ -88,6 +93,9 @@ impl Board {
                         }
                     }
                 }
+            } else {
+                self.nonpawn_keys[us.index()] ^=
+                    zobrist::piece_square(piece, from) ^ zobrist::piece_square(piece, to);
             }
         }
 
@@ -150,6 +158,7 @@ impl Board {
         self.plies_from_null = u.plies_from_null;
         self.key = u.key;
         self.pawn_key = u.pawn_key;
+        self.nonpawn_keys = u.nonpawn_keys;
         self.checkers = u.checkers;
     }
 
@@ -165,6 +174,7 @@ impl Board {
             plies_from_null: self.plies_from_null,
             key: self.key,
             pawn_key: self.pawn_key,
+            nonpawn_keys: self.nonpawn_keys,
             checkers: self.checkers,
         });
     }

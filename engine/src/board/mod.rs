@@ -25,6 +25,7 @@ struct Undo {
     plies_from_null: u32,
     key: u64,
     pawn_key: u64,
+    nonpawn_keys: [u64; 2],
     checkers: Bitboard,
 }
 
@@ -45,6 +46,8 @@ pub struct Board {
     plies_from_null: u32,
     key: u64,
     pawn_key: u64,
+    /// Per colour, a Zobrist key of that colour's pieces other than pawns (king included).
+    nonpawn_keys: [u64; 2],
     checkers: Bitboard,
     history: Vec<Undo>,
 }
@@ -67,6 +70,7 @@ impl Board {
             plies_from_null: 0,
             key: 0,
             pawn_key: 0,
+            nonpawn_keys: [0; 2],
             checkers: Bitboard::EMPTY,
             history: Vec::with_capacity(256),
         }
@@ -153,6 +157,13 @@ impl Board {
     #[inline(always)]
     pub fn pawn_key(&self) -> u64 {
         self.pawn_key
+    }
+
+    /// A Zobrist key of `color`'s pieces other than pawns, king included (for a correction
+    /// history that generalises over the other side's placement).
+    #[inline(always)]
+    pub fn nonpawn_key(&self, color: Color) -> u64 {
+        self.nonpawn_keys[color.index()]
     }
 
     /// The enemy pieces giving check to the side to move.
@@ -252,6 +263,17 @@ impl Board {
     pub fn compute_pawn_key(&self) -> u64 {
         let mut key = 0;
         for sq in self.by_kind(PieceType::Pawn) {
+            if let Some(p) = self.piece_on(sq) {
+                key ^= zobrist::piece_square(p, sq);
+            }
+        }
+        key
+    }
+
+    /// Computes `color`'s non-pawn key from scratch.
+    pub fn compute_nonpawn_key(&self, color: Color) -> u64 {
+        let mut key = 0;
+        for sq in self.by_color(color) & !self.by_kind(PieceType::Pawn) {
             if let Some(p) = self.piece_on(sq) {
                 key ^= zobrist::piece_square(p, sq);
             }

@@ -654,8 +654,13 @@ impl Searcher {
             _ => true,
         };
         if useful && best.abs() < MATE_BOUND {
-            self.correction
-                .update(board, node.depth, node.raw_eval, best);
+            self.correction.update(
+                board,
+                node.depth,
+                node.raw_eval,
+                best,
+                self.options.corr_nonpawn,
+            );
         }
     }
 
