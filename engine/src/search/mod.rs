@@ -145,9 +145,10 @@ impl Default for SearchOptions {
             // Off: +5.9 +/- 20.4 after 650 fixed-node games, not shown to gain (docs/search.md).
             lmr_tt_capture: false,
             lmr_cut_node: false,
-            // On: +9.0 +/- 9.9 in 2637 self-play games at 2+0.02 and +8.3 +/- 4.6 points per 100
-            // paired games against SF 2400 at 10+0.1 (docs/match.md).
-            lmr_bad_captures: true,
+            // Off: +9.0 +/- 9.9 in 2637 self-play games at 2+0.02 and +8.3 +/- 4.6 points per 100
+            // paired games against SF 2400 at 10+0.1, but 49 fewer ECM/BK positions solved in
+            // `.ci/run`'s tactical step (472 -> 423 of 903): sacrifices are losing captures.
+            lmr_bad_captures: false,
             corr_nonpawn: false,
             move_overhead: Duration::from_millis(25),
         }
