@@ -243,12 +243,7 @@ impl Board {
 
     /// Computes the Zobrist key from scratch (the incremental key must always equal it).
     pub fn compute_key(&self) -> u64 {
-        let mut key = 0;
-        for sq in self.occupied() {
-            if let Some(p) = self.piece_on(sq) {
-                key ^= zobrist::piece_square(p, sq);
-            }
-        }
+        let mut key = self.pieces_key(self.occupied());
         if self.side == Color::Black {
             key ^= zobrist::side();
         }
@@ -261,19 +256,18 @@ impl Board {
 
     /// Computes the pawn key from scratch.
     pub fn compute_pawn_key(&self) -> u64 {
-        let mut key = 0;
-        for sq in self.by_kind(PieceType::Pawn) {
-            if let Some(p) = self.piece_on(sq) {
-                key ^= zobrist::piece_square(p, sq);
-            }
-        }
-        key
+        self.pieces_key(self.by_kind(PieceType::Pawn))
     }
 
     /// Computes `color`'s non-pawn key from scratch.
     pub fn compute_nonpawn_key(&self, color: Color) -> u64 {
+        self.pieces_key(self.by_color(color) & !self.by_kind(PieceType::Pawn))
+    }
+
+    /// The Zobrist piece-square key of the pieces on `squares`.
+    fn pieces_key(&self, squares: Bitboard) -> u64 {
         let mut key = 0;
-        for sq in self.by_color(color) & !self.by_kind(PieceType::Pawn) {
+        for sq in squares {
             if let Some(p) = self.piece_on(sq) {
                 key ^= zobrist::piece_square(p, sq);
             }
