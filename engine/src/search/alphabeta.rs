@@ -470,6 +470,15 @@ impl Searcher {
                 }
             }
             let key = piece_to(board, mv);
+            if quiet
+                && !pv_node
+                && !in_check
+                && !gives_check
+                && best > -MATE_BOUND
+                && self.history_failing(us, mv, depth, contexts, key)
+            {
+                continue;
+            }
             let nodes_before = self.nodes;
             self.make(board, mv, ply);
             self.moves[ply] = mv;
@@ -500,10 +509,15 @@ impl Searcher {
                     r += tt_capture as i32;
                     r += (self.options.lmr_cut_node && node.cut) as i32;
                     r = r.clamp(0, new_depth - 1);
-                } else if late && self.options.lmr_bad_captures && !picker.last_had_good_see() {
-                    // A capture the picker put late, losing material by SEE.
-                    r = lmr_reduction(depth, searched) - pv_node as i32 - gives_check as i32;
-                    r = r.clamp(0, new_depth - 1);
+                } else if late
+                    && self.options.lmr_bad_captures
+                    && !pv_node
+                    && !gives_check
+                    && !picker.last_had_good_see()
+                {
+                    // A capture the picker put late, losing material by SEE: a sacrifice is
+                    // searched in full where it matters (PV nodes, checks), reduced elsewhere.
+                    r = (lmr_reduction(depth, searched) - 1).clamp(0, new_depth - 1);
                 }
                 score = -self.negamax(
                     board,
@@ -672,6 +686,21 @@ impl Searcher {
             && !pv_node
             && node.depth <= 8
             && quiets_tried as i32 >= (3 + node.depth * node.depth) / (2 - node.improving as i32)
+    }
+
+    /// History pruning: near the leaves, a quiet move whose history says it has failed again
+    /// and again in this context is not worth a search.
+    fn history_failing(
+        &self,
+        us: Color,
+        mv: Move,
+        depth: i32,
+        contexts: [u16; 2],
+        key: u16,
+    ) -> bool {
+        self.options.history_prune
+            && depth <= 4
+            && self.history.get(us, mv) + self.history.continuation(contexts, key) < -512 * depth
     }
 
     /// SEE pruning: near the leaves, a move that loses material by force (more than the depth

@@ -61,7 +61,8 @@ pub struct NoReport;
 impl Reporter for NoReport {}
 
 /// Switches for each selectivity feature and the time reserve. `Default` = everything on
-/// except `singular`, `probcut`, `capture_history` and `lmr_tt_capture`.
+/// except `singular`, `capture_history`, `probcut`, `lmr_improving`, `lmr_tt_capture`,
+/// `lmr_cut_node`, `corr_nonpawn` and `history_prune`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchOptions {
     /// Null-move pruning (UCI `NullMove`).
@@ -114,6 +115,13 @@ pub struct SearchOptions {
     /// Correct the static eval also by what the search learnt about each colour's non-pawn
     /// pieces (UCI `CorrNonPawn`; needs `CorrHist`).
     pub corr_nonpawn: bool,
+    /// History pruning: at shallow non-PV nodes, skip quiet moves whose butterfly and
+    /// continuation history are far below zero (UCI `HistPrune`).
+    pub history_prune: bool,
+    /// Scale the static evaluation down as the fifty-move counter rises, by (200 - halfmove
+    /// clock) / 200, so the search prefers the pawn moves and captures that make progress (UCI
+    /// `Rule50Scale`).
+    pub rule50_scale: bool,
     /// Time kept in reserve for the GUI and communication (UCI `Move Overhead`).
     pub move_overhead: Duration,
 }
@@ -145,11 +153,13 @@ impl Default for SearchOptions {
             // Off: +5.9 +/- 20.4 after 650 fixed-node games, not shown to gain (docs/search.md).
             lmr_tt_capture: false,
             lmr_cut_node: false,
-            // Off: +9.0 +/- 9.9 in 2637 self-play games at 2+0.02 and +8.3 +/- 4.6 points per 100
-            // paired games against SF 2400 at 10+0.1, but 49 fewer ECM/BK positions solved in
-            // `.ci/run`'s tactical step (472 -> 423 of 903): sacrifices are losing captures.
-            lmr_bad_captures: false,
+            // On: the form that spares PV nodes and checks scored +8 points per 100 paired
+            // games against SF 2400 at 10+0.1 (docs/match.md) for 3 fewer ECM/BK solves.
+            lmr_bad_captures: true,
             corr_nonpawn: false,
+            // Off: -1.5 +/- 15.3 after 1170 games at 10,000 nodes (docs/search.md).
+            history_prune: false,
+            rule50_scale: false,
             move_overhead: Duration::from_millis(25),
         }
     }
@@ -157,7 +167,7 @@ impl Default for SearchOptions {
 
 impl SearchOptions {
     /// The names of the boolean feature switches, as UCI options.
-    pub const FEATURES: [&'static str; 20] = [
+    pub const FEATURES: [&'static str; 22] = [
         "NullMove",
         "LMR",
         "RFP",
@@ -178,6 +188,8 @@ impl SearchOptions {
         "LMRCutNode",
         "LMRBadCaptures",
         "CorrNonPawn",
+        "HistPrune",
+        "Rule50Scale",
     ];
 
     /// Turn a feature on or off by its UCI name (case-insensitive); false if no such feature.
@@ -219,6 +231,8 @@ impl SearchOptions {
             "lmrcutnode" => &mut self.lmr_cut_node,
             "lmrbadcaptures" => &mut self.lmr_bad_captures,
             "corrnonpawn" => &mut self.corr_nonpawn,
+            "histprune" => &mut self.history_prune,
+            "rule50scale" => &mut self.rule50_scale,
             _ => return None,
         })
     }
@@ -374,14 +388,20 @@ impl Searcher {
         self.psq[0] = crate::eval::psq(board, &self.params);
     }
 
-    /// A raw static evaluation corrected by the correction history (when it is on).
+    /// A raw static evaluation corrected by the correction history and scaled by the
+    /// fifty-move counter (each when it is on).
     #[inline]
     fn corrected(&self, board: &Board, raw: i32) -> i32 {
-        if self.options.correction {
+        let eval = if self.options.correction {
             self.correction
                 .correct(board, raw, self.options.corr_nonpawn)
         } else {
             raw
+        };
+        if self.options.rule50_scale {
+            rule50_scaled(eval, board.halfmove_clock())
+        } else {
+            eval
         }
     }
 
@@ -397,5 +417,25 @@ impl Searcher {
         self.set_root(board);
         self.qsearch(board, 0, -score::INFINITY, score::INFINITY);
         self.pv[0][..self.pv_len[0]].to_vec()
+    }
+}
+
+/// `eval` shrunk towards a draw as the fifty-move counter `halfmove_clock` runs: untouched
+/// after a capture or pawn move, half as large when the rule is about to draw the game.
+fn rule50_scaled(eval: i32, halfmove_clock: u32) -> i32 {
+    eval * (200 - halfmove_clock.min(100) as i32) / 200
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rule50_scaled;
+
+    #[test]
+    fn the_fifty_move_counter_shrinks_the_eval_towards_a_draw() {
+        assert_eq!(rule50_scaled(300, 0), 300);
+        assert_eq!(rule50_scaled(300, 50), 225);
+        assert_eq!(rule50_scaled(-300, 100), -150);
+        // Past 100 plies (a position set up that way) it shrinks no further.
+        assert_eq!(rule50_scaled(300, 140), 150);
     }
 }
