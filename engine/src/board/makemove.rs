@@ -64,11 +64,12 @@ impl Board {
                     to
                 };
                 self.remove_piece(cap_sq, cap);
-                key ^= zobrist::piece_square(cap, cap_sq);
+                let cap_key = zobrist::piece_square(cap, cap_sq);
+                key ^= cap_key;
                 if cap.kind() == PieceType::Pawn {
-                    self.pawn_key ^= zobrist::piece_square(cap, cap_sq);
+                    self.pawn_key ^= cap_key;
                 } else {
-                    self.nonpawn_keys[them.index()] ^= zobrist::piece_square(cap, cap_sq);
+                    self.nonpawn_keys[them.index()] ^= cap_key;
                 }
                 self.halfmove_clock = 0;
             }

@@ -461,6 +461,7 @@ impl Searcher {
             if futile && quiet && searched > 0 && !gives_check {
                 continue;
             }
+            let key = piece_to(board, mv);
             if ply > 0 && best > -MATE_BOUND && !in_check && !gives_check {
                 if self.late_quiet(node, pv_node, quiet, quiets_tried.len()) {
                     continue;
@@ -468,16 +469,9 @@ impl Searcher {
                 if !picker.last_had_good_see() && self.losing_exchange(board, mv, depth, quiet) {
                     continue;
                 }
-            }
-            let key = piece_to(board, mv);
-            if quiet
-                && !pv_node
-                && !in_check
-                && !gives_check
-                && best > -MATE_BOUND
-                && self.history_failing(us, mv, depth, contexts, key)
-            {
-                continue;
+                if quiet && !pv_node && self.history_failing(us, mv, depth, contexts, key) {
+                    continue;
+                }
             }
             let nodes_before = self.nodes;
             self.make(board, mv, ply);
