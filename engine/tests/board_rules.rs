@@ -11,6 +11,7 @@ use sable::types::{Color, Move, MoveList, Square};
 #[test]
 fn incremental_keys_equal_keys_from_scratch_in_random_games() {
     let mut rng = Rng::new(7);
+    let mut exact_guesses = 0;
     for game in 0..200 {
         let mut board = Board::from_fen(common::SEEDS[game % common::SEEDS.len()]).unwrap();
         let mut keys = vec![board.key()];
@@ -26,6 +27,7 @@ fn incremental_keys_equal_keys_from_scratch_in_random_games() {
                 board.unmake_null();
             }
             let m = moves[rng.below(moves.len())];
+            let (guess, rights) = (board.key_after(m), board.castling());
             board.make(m);
             assert_eq!(
                 board.key(),
@@ -33,6 +35,12 @@ fn incremental_keys_equal_keys_from_scratch_in_random_games() {
                 "after {m} in {}",
                 board.to_fen()
             );
+            // The prefetch guess is exact unless castling rights or en passant change.
+            let special = m.is_castling() || m.is_en_passant() || m.is_promotion();
+            if !special && rights == board.castling() && board.en_passant().is_none() {
+                assert_eq!(guess, board.key(), "key_after({m})");
+                exact_guesses += 1;
+            }
             assert_eq!(board.pawn_key(), board.compute_pawn_key());
             for c in [Color::White, Color::Black] {
                 assert_eq!(board.nonpawn_key(c), board.compute_nonpawn_key(c));
@@ -50,6 +58,10 @@ fn incremental_keys_equal_keys_from_scratch_in_random_games() {
             assert_eq!(Some(&board.to_fen()), fens.last());
         }
     }
+    assert!(
+        exact_guesses > 5000,
+        "{exact_guesses} ordinary moves checked"
+    );
 }
 
 fn play(board: &mut Board, moves: &str) {

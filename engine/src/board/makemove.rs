@@ -18,6 +18,25 @@ const CASTLING_MASK: [u8; 64] = {
 };
 
 impl Board {
+    /// The key after `m`, cheaply, for prefetching the transposition table: exact for quiet
+    /// moves and ordinary captures; a change of castling rights, a new en-passant square, a
+    /// promotion or an en-passant victim is left out, so after those the guess may miss.
+    #[inline]
+    pub fn key_after(&self, m: Move) -> u64 {
+        let (from, to) = (m.from(), m.to());
+        let mut key = self.key ^ zobrist::side();
+        if let Some(ep) = self.en_passant {
+            key ^= zobrist::en_passant(ep);
+        }
+        if let Some(piece) = self.piece_on(from) {
+            key ^= zobrist::piece_square(piece, from) ^ zobrist::piece_square(piece, to);
+        }
+        if let Some(victim) = self.piece_on(to) {
+            key ^= zobrist::piece_square(victim, to);
+        }
+        key
+    }
+
     /// Plays a legal move (from `legal_moves`, `parse_uci_move`, or checked by `is_legal`).
     /// Playing an illegal move leaves the board inconsistent; a move from an empty square is
     /// ignored.

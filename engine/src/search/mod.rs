@@ -379,6 +379,7 @@ impl Searcher {
     /// Make `mv` on `board` at `ply`, keeping the material and piece-square sum of `ply + 1`.
     #[inline]
     fn make(&mut self, board: &mut Board, mv: Move, ply: usize) {
+        self.tt.prefetch(board.key_after(mv));
         self.psq[ply + 1] = self.psq[ply] + crate::eval::psq_delta(board, mv, &self.params);
         board.make(mv);
     }
