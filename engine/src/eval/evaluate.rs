@@ -36,18 +36,24 @@ pub fn evaluate(board: &Board, params: &Params) -> i32 {
 /// The cache must be cleared when the weights change.
 pub fn evaluate_cached(board: &Board, params: &Params, cache: &mut PawnCache, psq: S) -> i32 {
     let v = View::new(board);
+    // The low bit set keeps every real key off the empty slots' 0.
+    let key = (board.pawn_key() ^ king_mix(v.king(Color::White), v.king(Color::Black))) | 1;
+    let index = key as usize & (PAWN_CACHE_SIZE - 1);
+    // Read the slot before the piece terms, so that a cache miss overlaps their work.
+    let cached = cache.entries[index];
     let bare = terms::bare_king(&v);
     let mut pieces = psq + weighted(params, |acc| terms::activity_and_threats(&v, bare, acc));
     if bare {
         pieces -= king_tables(params, v.king(Color::White), v.king(Color::Black));
     }
-    // The low bit set keeps every real key off the empty slots' 0.
-    let key = (board.pawn_key() ^ king_mix(v.king(Color::White), v.king(Color::Black))) | 1;
-    let slot = &mut cache.entries[key as usize & (PAWN_CACHE_SIZE - 1)];
-    if slot.0 != key {
-        *slot = (key, weighted(params, |acc| terms::pawns_and_kings(&v, acc)));
-    }
-    finish(&v, pieces + slot.1)
+    let pawns_and_kings = if cached.0 == key {
+        cached.1
+    } else {
+        let sum = weighted(params, |acc| terms::pawns_and_kings(&v, acc));
+        cache.entries[index] = (key, sum);
+        sum
+    };
+    finish(&v, pieces + pawns_and_kings)
 }
 
 /// The packed sum of the terms `feed` reports, weighted by `params`.
