@@ -74,7 +74,9 @@ pub struct TtHit {
 
 /// The table. Single-threaded (the engine runs one search thread).
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    /// The buckets, after `start` padding buckets that align them to a huge page.
+    storage: Vec<Bucket>,
+    start: usize,
     generation: u8,
 }
 
@@ -85,15 +87,27 @@ impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one bucket).
     pub fn new(mb: usize) -> TranspositionTable {
         let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        let (storage, start) = huge_page_aligned(n);
         TranspositionTable {
-            buckets: vec![Bucket::default(); n],
+            storage,
+            start,
             generation: 0,
         }
     }
 
+    fn buckets(&self) -> &[Bucket] {
+        &self.storage[self.start..]
+    }
+
+    fn buckets_mut(&mut self) -> &mut [Bucket] {
+        &mut self.storage[self.start..]
+    }
+
     /// Forget everything (`ucinewgame`).
     pub fn clear(&mut self) {
-        self.buckets.iter_mut().for_each(|b| *b = Bucket::default());
+        self.buckets_mut()
+            .iter_mut()
+            .for_each(|b| *b = Bucket::default());
         self.generation = 0;
     }
 
@@ -104,7 +118,7 @@ impl TranspositionTable {
 
     fn index(&self, key: u64) -> usize {
         // Multiply-high maps the key's high bits uniformly onto the bucket count.
-        ((key as u128 * self.buckets.len() as u128) >> 64) as usize
+        ((key as u128 * self.buckets().len() as u128) >> 64) as usize
     }
 
     /// Ask the CPU to start loading `key`'s bucket, so that the probe a little later finds it
@@ -114,7 +128,7 @@ impl TranspositionTable {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let bucket: *const Bucket = &self.buckets[self.index(key)];
+            let bucket: *const Bucket = &self.buckets()[self.index(key)];
             // SAFETY: a prefetch is a hint that never faults and changes no memory; SSE, which
             // it needs, is part of every x86-64 CPU.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast()) };
@@ -126,7 +140,7 @@ impl TranspositionTable {
     /// The entry for `key`, if stored. `ply` converts mate scores back to this node.
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
         let key16 = key as u16;
-        let bucket = &self.buckets[self.index(key)];
+        let bucket = &self.buckets()[self.index(key)];
         bucket
             .entries
             .iter()
@@ -156,7 +170,7 @@ impl TranspositionTable {
         let key16 = key as u16;
         let gen = self.generation;
         let idx = self.index(key);
-        let bucket = &mut self.buckets[idx];
+        let bucket = &mut self.buckets_mut()[idx];
         let slot = match bucket.entries.iter().position(|e| e.key16 == key16) {
             Some(i) => i,
             None => {
@@ -201,8 +215,8 @@ impl TranspositionTable {
 
     /// Per-mille of sampled entries written in the current search (UCI `hashfull`).
     pub fn hashfull(&self) -> u32 {
-        let sample = self.buckets.len().min(334);
-        let used: usize = self.buckets[..sample]
+        let sample = self.buckets().len().min(334);
+        let used: usize = self.buckets()[..sample]
             .iter()
             .map(|b| {
                 b.entries
@@ -215,11 +229,56 @@ impl TranspositionTable {
     }
 }
 
+/// Huge pages (2 MB on x86-64 Linux): with 4 KB pages nearly every probe of a table of
+/// megabytes also misses the TLB.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// `n` default buckets starting at a huge-page boundary of the returned vector (at the returned
+/// index), which the kernel is asked to back with huge pages before any of it is touched. Where
+/// it cannot (another OS, huge pages disabled), the table works the same, only slower.
+fn huge_page_aligned(n: usize) -> (Vec<Bucket>, usize) {
+    let size = std::mem::size_of::<Bucket>();
+    let mut storage: Vec<Bucket> = Vec::with_capacity(n + HUGE_PAGE / size);
+    let addr = storage.as_ptr() as usize;
+    let start = (addr.next_multiple_of(HUGE_PAGE) - addr) / size;
+    advise_huge_pages(addr + start * size, n * size);
+    storage.resize(start + n, Bucket::default());
+    (storage, start)
+}
+
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(addr: usize, len: usize) {
+    if len >= HUGE_PAGE {
+        // SAFETY: the range lies inside this process's own allocation (reserved, not yet
+        // written); madvise only changes how the kernel backs it, and a failure is harmless.
+        unsafe { libc::madvise(addr as *mut libc::c_void, len, libc::MADV_HUGEPAGE) };
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_addr: usize, _len: usize) {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::search::score::MATE;
     use crate::types::Square;
+
+    #[test]
+    fn buckets_start_on_a_huge_page_boundary() {
+        for n in [1, 1000, 1 << 16] {
+            let (storage, start) = huge_page_aligned(n);
+            assert_eq!(storage.len(), start + n);
+            assert_eq!(storage[start..].as_ptr() as usize % HUGE_PAGE, 0);
+            assert!(storage
+                .iter()
+                .all(|b| b.entries.iter().all(|e| e.gen_bound == 0)));
+        }
+        let mut tt = TranspositionTable::new(3);
+        assert_eq!(tt.buckets().len(), 3 * 1024 * 1024 / 32);
+        tt.store(42, 0, Move::NULL, 5, 7, 3, Bound::Exact);
+        assert_eq!(tt.probe(42, 0).map(|h| h.eval), Some(7));
+    }
 
     #[test]
     fn bucket_is_32_bytes() {
@@ -268,7 +327,7 @@ mod tests {
     fn deeper_entries_survive_shallow_ones() {
         let mut tt = TranspositionTable::new(1);
         // Four different keys mapping to one bucket: the deep one must survive.
-        let n = tt.buckets.len() as u128;
+        let n = tt.buckets().len() as u128;
         let base = 12345u64;
         let idx = tt.index(base);
         let mut keys = vec![base];
