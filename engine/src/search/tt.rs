@@ -2,6 +2,7 @@
 //! ageing, storing bound, depth, score, static eval and best move.
 
 use super::score::{from_tt, to_tt};
+use crate::memory::huge_page_vec;
 use crate::types::Move;
 
 /// What a stored score means relative to the true value.
@@ -87,7 +88,9 @@ impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one bucket).
     pub fn new(mb: usize) -> TranspositionTable {
         let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        let (storage, start) = huge_page_aligned(n);
+        let mut storage = huge_page_vec(n, Bucket::default());
+        let start = storage.len();
+        storage.resize(start + n, Bucket::default());
         TranspositionTable {
             storage,
             start,
@@ -229,35 +232,6 @@ impl TranspositionTable {
     }
 }
 
-/// Huge pages (2 MB on x86-64 Linux): with 4 KB pages nearly every probe of a table of
-/// megabytes also misses the TLB.
-const HUGE_PAGE: usize = 2 << 20;
-
-/// `n` default buckets starting at a huge-page boundary of the returned vector (at the returned
-/// index), which the kernel is asked to back with huge pages before any of it is touched. Where
-/// it cannot (another OS, huge pages disabled), the table works the same, only slower.
-fn huge_page_aligned(n: usize) -> (Vec<Bucket>, usize) {
-    let size = std::mem::size_of::<Bucket>();
-    let mut storage: Vec<Bucket> = Vec::with_capacity(n + HUGE_PAGE / size);
-    let addr = storage.as_ptr() as usize;
-    let start = (addr.next_multiple_of(HUGE_PAGE) - addr) / size;
-    advise_huge_pages(addr + start * size, n * size);
-    storage.resize(start + n, Bucket::default());
-    (storage, start)
-}
-
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(addr: usize, len: usize) {
-    if len >= HUGE_PAGE {
-        // SAFETY: the range lies inside this process's own allocation (reserved, not yet
-        // written); madvise only changes how the kernel backs it, and a failure is harmless.
-        unsafe { libc::madvise(addr as *mut libc::c_void, len, libc::MADV_HUGEPAGE) };
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_addr: usize, _len: usize) {}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -266,16 +240,13 @@ mod tests {
 
     #[test]
     fn buckets_start_on_a_huge_page_boundary() {
-        for n in [1, 1000, 1 << 16] {
-            let (storage, start) = huge_page_aligned(n);
-            assert_eq!(storage.len(), start + n);
-            assert_eq!(storage[start..].as_ptr() as usize % HUGE_PAGE, 0);
-            assert!(storage
-                .iter()
-                .all(|b| b.entries.iter().all(|e| e.gen_bound == 0)));
-        }
         let mut tt = TranspositionTable::new(3);
         assert_eq!(tt.buckets().len(), 3 * 1024 * 1024 / 32);
+        assert_eq!(tt.buckets().as_ptr() as usize % crate::memory::HUGE_PAGE, 0);
+        assert!(tt
+            .buckets()
+            .iter()
+            .all(|b| b.entries.iter().all(|e| e.gen_bound == 0)));
         tt.store(42, 0, Move::NULL, 5, 7, 3, Bound::Exact);
         assert_eq!(tt.probe(42, 0).map(|h| h.eval), Some(7));
     }
