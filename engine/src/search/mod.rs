@@ -62,7 +62,7 @@ impl Reporter for NoReport {}
 
 /// Switches for each selectivity feature and the time reserve. `Default` = everything on
 /// except `singular`, `capture_history`, `probcut`, `lmr_improving`, `lmr_tt_capture`,
-/// `lmr_cut_node`, `corr_nonpawn` and `history_prune`.
+/// `lmr_cut_node`, `corr_nonpawn`, `history_prune` and `rule50_scale`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchOptions {
     /// Null-move pruning (UCI `NullMove`).
@@ -153,12 +153,14 @@ impl Default for SearchOptions {
             // Off: +5.9 +/- 20.4 after 650 fixed-node games, not shown to gain (docs/search.md).
             lmr_tt_capture: false,
             lmr_cut_node: false,
-            // On: the form that spares PV nodes and checks scored +8 points per 100 paired
-            // games against SF 2400 at 10+0.1 (docs/match.md) for 3 fewer ECM/BK solves.
+            // On: the form that spares PV nodes and checks scored +3.5 +/- 3.7 points per 100
+            // paired games against SF 2400 at 10+0.1 (200 games, docs/match.md) for 3 fewer
+            // ECM/BK solves.
             lmr_bad_captures: true,
             corr_nonpawn: false,
             // Off: -1.5 +/- 15.3 after 1170 games at 10,000 nodes (docs/search.md).
             history_prune: false,
+            // Off: -5.6 +/- 6.0 points per 100 paired games against SF 2400 (71 games).
             rule50_scale: false,
             move_overhead: Duration::from_millis(25),
         }

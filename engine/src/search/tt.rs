@@ -124,6 +124,12 @@ impl TranspositionTable {
         ((key as u128 * self.buckets().len() as u128) >> 64) as usize
     }
 
+    /// The bucket `key` maps to.
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        &self.buckets()[self.index(key)]
+    }
+
     /// Ask the CPU to start loading `key`'s bucket, so that the probe a little later finds it
     /// in cache instead of waiting on main memory (the probe is the search's largest stall).
     #[inline]
@@ -131,7 +137,7 @@ impl TranspositionTable {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let bucket: *const Bucket = &self.buckets()[self.index(key)];
+            let bucket: *const Bucket = self.bucket(key);
             // SAFETY: a prefetch is a hint that never faults and changes no memory; SSE, which
             // it needs, is part of every x86-64 CPU.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast()) };
@@ -143,8 +149,7 @@ impl TranspositionTable {
     /// The entry for `key`, if stored. `ply` converts mate scores back to this node.
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
         let key16 = key as u16;
-        let bucket = &self.buckets()[self.index(key)];
-        bucket
+        self.bucket(key)
             .entries
             .iter()
             .find(|e| e.key16 == key16 && e.bound() != Bound::None)
