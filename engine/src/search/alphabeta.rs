@@ -10,7 +10,8 @@ use super::tt::{Bound, TtHit};
 use super::{Limits, Reporter, SearchResult, Searcher};
 use crate::board::Board;
 use crate::movegen::CheckSquares;
-use crate::types::{Color, Move, MoveList, PieceType};
+use crate::types::{Color, Move, MoveList, PieceType, MAX_MOVES};
+use std::sync::OnceLock;
 
 /// Half-width of the first aspiration window, in centipawns.
 const ASPIRATION: i32 = 25;
@@ -18,10 +19,25 @@ const ASPIRATION: i32 = 25;
 /// How far above beta a shallow capture search must score for ProbCut to cut the node.
 const PROBCUT_MARGIN: i32 = 200;
 
-/// Late move reduction in plies for a move at this depth and move number.
+/// Depths and move numbers the LMR table covers; deeper or later ones share its last entry.
+const LMR_DEPTHS: usize = 64;
+
+/// Late move reduction in plies for a move at this depth and move number: 0.75 + ln(depth) x
+/// ln(move number) / 2.25, looked up in a table built once, since the two logarithms were 1 %
+/// of the search's profile.
 fn lmr_reduction(depth: i32, move_number: usize) -> i32 {
-    let r = 0.75 + (depth as f64).ln() * (move_number as f64).ln() / 2.25;
-    r as i32
+    static TABLE: OnceLock<Box<[[u8; MAX_MOVES]; LMR_DEPTHS]>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = Box::new([[0u8; MAX_MOVES]; LMR_DEPTHS]);
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
+            }
+        }
+        t
+    });
+    let d = (depth.max(0) as usize).min(LMR_DEPTHS - 1);
+    table[d][move_number.min(MAX_MOVES - 1)] as i32
 }
 
 impl Searcher {
