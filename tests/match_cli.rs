@@ -75,7 +75,8 @@ fn match_writes_pgn_that_reads_back_and_json_results() {
     std::fs::write(&book, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\nrnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq -\n").unwrap();
     let mut args = words(&format!(
         "match --engine cmd={FAULTY} name=A --engine cmd={FAULTY} name=B args=--illegal-after=2 --each tc=5+0.05 \
-         --rounds 3 --concurrency 2 --quiet --seed 3 --pgnout {} --results {} --openings file={} order=random",
+         --rounds 3 --concurrency 2 --quiet --seed 3 --pgnout {} --results {} --openings file={} order=random \
+         --max-consecutive-faults 0 --max-fault-share 100",
         pgn.display(), results.display(), book.display()
     ));
     // args= takes the faulty engine's own flags, space separated: pass them as one word.
@@ -251,7 +252,8 @@ fn sprt_stops_with_h0_and_draws_the_chart() {
     let (results, plot) = (dir.join("s.json"), dir.join("s.svg"));
     let mut args = words(&format!(
         "sprt --engine cmd={FAULTY} name=weak ARGS --engine cmd={FAULTY} name=strong --each tc=5+0.05 \
-         --concurrency 2 --quiet --recover --elo0 0 --elo1 10 --model logistic --results {} --plot {}",
+         --concurrency 2 --quiet --recover --elo0 0 --elo1 10 --model logistic --results {} --plot {} \
+         --max-fault-share 100 --max-consecutive-faults 0",
         results.display(),
         plot.display()
     ));
@@ -271,7 +273,8 @@ fn a_killed_sprt_resumes_with_its_own_bounds() {
     let results = dir.join("s.json");
     let mut args = words(&format!(
         "sprt --engine cmd={FAULTY} name=weak ARGS --engine cmd={FAULTY} name=strong --each tc=5+0.05 \
-         --concurrency 2 --quiet --recover --elo0 0 --elo1 10 --model logistic --results {} --plot {}",
+         --concurrency 2 --quiet --recover --elo0 0 --elo1 10 --model logistic --results {} --plot {} \
+         --max-fault-share 100 --max-consecutive-faults 0",
         results.display(),
         dir.join("s.svg").display()
     ));

@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! faulty-engine [--seed N] [--name S] [--slow-start MS] [--no-uciok] [--no-readyok]
+//!               [--exit-before-uciok CODE] [--stderr-flood N] [--deterministic]
 //!               [--crash-after N] [--hang-after N] [--illegal-after N] [--garbage-after N]
 //!               [--null-after N] [--empty-bestmove-after N]
 //!               [--illegal-rate PER_MILLE] [--flood N] [--long-line BYTES] [--move-ms MS] [--exit-on-quit-ms MS]
@@ -32,6 +33,11 @@ struct Faults {
     long_line: usize,
     move_ms: u64,
     quit_delay_ms: u64,
+    exit_before_uciok: Option<u64>,
+    stderr_flood: u64,
+    /// Start every game (`ucinewgame`) from the same random state, as a deterministic engine
+    /// with a node limit would.
+    deterministic: bool,
 }
 
 fn parse_args() -> Result<Faults, String> {
@@ -44,6 +50,10 @@ fn parse_args() -> Result<Faults, String> {
     while let Some(flag) = args.next() {
         if flag == "--no-uciok" {
             f.no_uciok = true;
+            continue;
+        }
+        if flag == "--deterministic" {
+            f.deterministic = true;
             continue;
         }
         if flag == "--no-readyok" {
@@ -71,6 +81,8 @@ fn parse_args() -> Result<Faults, String> {
             "--long-line" => f.long_line = num()? as usize,
             "--move-ms" => f.move_ms = num()?,
             "--exit-on-quit-ms" => f.quit_delay_ms = num()?,
+            "--exit-before-uciok" => f.exit_before_uciok = Some(num()?),
+            "--stderr-flood" => f.stderr_flood = num()?,
             _ => return Err(format!("unknown flag {flag}")),
         }
     }
@@ -125,6 +137,11 @@ fn main() {
         match cmd.split_ascii_whitespace().next().unwrap_or("") {
             "uci" => {
                 writeln!(out, "id name {}", f.name).ok();
+                if let Some(code) = f.exit_before_uciok {
+                    out.flush().ok();
+                    eprintln!("faulty-engine: cannot load its network (exits with {code})");
+                    std::process::exit(code as i32);
+                }
                 writeln!(out, "id author Sable test suite").ok();
                 writeln!(out, "option name Hash type spin default 16 min 1 max 1024").ok();
                 writeln!(out, "option name Threads type spin default 1 min 1 max 1").ok();
@@ -132,6 +149,7 @@ fn main() {
                     writeln!(out, "uciok").ok();
                 }
             }
+            "ucinewgame" if f.deterministic => rng = f.seed.max(1),
             "isready" if !f.no_readyok => {
                 writeln!(out, "readyok").ok();
             }
@@ -142,8 +160,12 @@ fn main() {
                 }
             },
             "go" => {
+                for i in 0..f.stderr_flood {
+                    eprintln!("faulty-engine: debug noise {i}");
+                }
                 if reached(f.crash_after, searches) {
                     out.flush().ok();
+                    eprintln!("faulty-engine: crashing on purpose at search {searches}");
                     std::process::exit(3);
                 }
                 if reached(f.hang_after, searches) {

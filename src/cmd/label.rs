@@ -86,8 +86,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         n => n,
     };
     // Fail early, with the engine's own error, when it cannot even start.
-    let first = Engine::start(&spec, Duration::from_secs(20))
-        .map_err(|e| anyhow::anyhow!("engine {}: {e}", spec.cmd))?;
+    let first = Engine::start(&spec, Duration::from_secs(20)).map_err(anyhow::Error::new)?;
     let mut out = OpenOptions::new()
         .create(true)
         .append(true)

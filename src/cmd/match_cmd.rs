@@ -1,6 +1,6 @@
 //! `harness match`: play a match between UCI engines (fastchess vocabulary).
 
-use crate::tournament::book::BookSpec;
+use crate::tournament::book::{default_book, BookSpec, DEFAULT_BOOK_PATH};
 use crate::tournament::engine_args::{adjudication, engine_from_words};
 use crate::tournament::resume::ResultsFile;
 use crate::tournament::revision::{build_revision, repo_root};
@@ -29,8 +29,9 @@ pub struct Args {
     /// Baseline engine, listed second: a command or rev:REV (e.g. rev:HEAD~1); named "base".
     #[arg(long, value_name = "CMD|rev:REV")]
     pub base: Option<String>,
-    /// Opening book: file=PATH [format=epd|pgn] [order=random|sequential] [plies=N] [start=N].
-    /// Default: suites/openings.epd if it exists, else the standard start position.
+    /// Opening book: file=PATH [format=epd|pgn] [order=random|sequential] [plies=N] [start=N],
+    /// or `startpos` (every game from the start position). Default: the built-in book
+    /// (suites/openings.epd, compiled in), in random order.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub openings: Vec<String>,
     /// Games per round and pairing: 2 plays each opening twice with colours swapped.
@@ -54,9 +55,21 @@ pub struct Args {
     /// Adjudicate a draw after this many full moves.
     #[arg(long)]
     pub maxmoves: Option<u32>,
-    /// After an engine crashes, hangs or fails to start, restart it and go on (else stop).
+    /// After an engine crashes or hangs, restart it and go on (else stop). An engine that cannot
+    /// start or answer `uci`/`isready` always stops the run.
     #[arg(long)]
     pub recover: bool,
+    /// Stop without a verdict when one engine faults (crash, hang, illegal move, time loss) in
+    /// this many of its games in a row; 0 = never. Default 3.
+    #[arg(long = "max-consecutive-faults", value_name = "N")]
+    pub max_consecutive_faults: Option<u32>,
+    /// Give no verdict when an engine's faults exceed this percentage of its games. Default 2.
+    #[arg(long = "max-fault-share", value_name = "PERCENT")]
+    pub max_fault_share: Option<f64>,
+    /// Write every line to and from every engine (and their stderr) to FILE, with timestamps
+    /// (appended to).
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
     /// Milliseconds an engine may take to start (uci→uciok, isready→readyok).
     #[arg(long = "startup-ms", default_value_t = 10_000)]
     pub startup_ms: u64,
@@ -105,15 +118,24 @@ struct Stored {
     args: Args,
 }
 
-/// Runs the subcommand; returns the process exit code (0: done; 1: engines faulted and the match
-/// was stopped because --recover is off).
+/// Exit code of a run stopped by a broken setup or faulty engines: no verdict. Distinct from
+/// the SPRT's 0 (H1), 1 (H0) and 3 (no decision yet), and from 2 (bad command line).
+pub const EXIT_NO_VERDICT: i32 = 4;
+
+/// Runs the subcommand; returns the process exit code (0: done; 4: stopped by a broken setup
+/// or faulty engines, or faults above --max-fault-share).
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let cfg = build_config(args, "match", None)?;
     let start = std::time::Instant::now();
     let outcome = run_match(&cfg)?;
     print_final(&cfg, &outcome);
     print_speed(&outcome, start.elapsed());
-    Ok(if outcome.aborted.is_some() { 1 } else { 0 })
+    let too_many = !outcome.fault_shares_over(&cfg.fault_rules).is_empty();
+    Ok(if outcome.stopped.is_some() || too_many {
+        EXIT_NO_VERDICT
+    } else {
+        0
+    })
 }
 
 /// The words after the subcommand name, stored in the results file for `--resume`.
@@ -156,6 +178,16 @@ pub fn resumed_config(
     old.resume = None;
     old.results = now.resume.clone();
     old.quiet = now.quiet;
+    // The fault limits and the log may be changed by the resuming call.
+    if now.max_consecutive_faults.is_some() {
+        old.max_consecutive_faults = now.max_consecutive_faults;
+    }
+    if now.max_fault_share.is_some() {
+        old.max_fault_share = now.max_fault_share;
+    }
+    if now.log.is_some() {
+        old.log = now.log.clone();
+    }
     if let Some(rounds) = now.rounds {
         old.rounds = Some(rounds);
         words = with_rounds(words, rounds);
@@ -196,6 +228,9 @@ fn config_from(
         resolve_revision(e, !args.quiet)?;
     }
     let (openings, book_name) = load_openings(&args)?;
+    if openings.is_empty() && !args.quiet {
+        eprintln!("Openings: every game starts from the start position (--openings startpos)");
+    }
     let mut cfg = MatchConfig::new(engines, openings);
     cfg.book_name = book_name;
     cfg.rounds = args.rounds.or(default_rounds).unwrap_or(1);
@@ -208,6 +243,16 @@ fn config_from(
     cfg.adjudication =
         adjudication(&args.draw, &args.resign, args.maxmoves).map_err(anyhow::Error::msg)?;
     cfg.recover = args.recover;
+    if let Some(n) = args.max_consecutive_faults {
+        cfg.fault_rules.max_consecutive = n;
+    }
+    if let Some(pct) = args.max_fault_share {
+        if !(0.0..=100.0).contains(&pct) {
+            bail!("--max-fault-share must be a percentage from 0 to 100 (got {pct})");
+        }
+        cfg.fault_rules.max_share = pct / 100.0;
+    }
+    cfg.log = args.log;
     cfg.startup = Duration::from_millis(args.startup_ms);
     cfg.ping = Duration::from_millis(args.ping_ms);
     cfg.pgn_out = args
@@ -279,25 +324,16 @@ fn resolve_revision(e: &mut EngineConfig, verbose: bool) -> anyhow::Result<()> {
 }
 
 fn load_openings(args: &Args) -> anyhow::Result<(Vec<crate::game::Opening>, String)> {
-    let words = if args.openings.is_empty() {
-        let default = PathBuf::from("suites/openings.epd");
-        if !default.exists() {
-            return Ok((Vec::new(), String::new()));
-        }
-        vec![
-            format!("file={}", default.display()),
-            "order=random".to_owned(),
-        ]
-    } else {
-        args.openings.clone()
-    };
-    let spec = BookSpec::parse(&words).map_err(anyhow::Error::msg)?;
+    if args.openings == ["startpos"] {
+        return Ok((Vec::new(), String::new()));
+    }
+    if args.openings.is_empty() {
+        let book = default_book(args.seed).map_err(anyhow::Error::msg)?;
+        return Ok((book, DEFAULT_BOOK_PATH.to_owned()));
+    }
+    let spec = BookSpec::parse(&args.openings).map_err(anyhow::Error::msg)?;
     let openings = spec.load(args.seed).map_err(anyhow::Error::msg)?;
-    let name = spec
-        .file
-        .file_name()
-        .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
-    Ok((openings, name))
+    Ok((openings, spec.file.display().to_string()))
 }
 
 /// CPU seconds (user + system) used by this process itself, engines excluded (Linux /proc).
@@ -338,18 +374,53 @@ pub fn print_final(cfg: &MatchConfig, o: &MatchOutcome) {
     }
     for (i, f) in o.faults.iter().enumerate() {
         if f.total() > 0 {
+            let games = o.engine_games.get(i).copied().unwrap_or(0);
             println!(
-                "{}: {} crashes, {} time losses, {} illegal moves, {} disconnects, {} failed starts",
-                o.names[i], f.crashes, f.time_losses, f.illegal_moves, f.disconnects, f.startup_failures
+                "{}: {} crashes, {} time losses, {} illegal moves, {} disconnects ({:.1} % of its {games} games)",
+                o.names[i],
+                f.crashes,
+                f.time_losses,
+                f.illegal_moves,
+                f.disconnects,
+                100.0 * f.total() as f64 / games.max(1) as f64
             );
         }
     }
-    if let Some(why) = &o.aborted {
-        println!("Match stopped: {why}");
+    for (i, share) in o.fault_shares_over(&cfg.fault_rules) {
+        println!(
+            "Warning: {} faulted in {:.1} % of its games (--max-fault-share {:.1} %): its results \
+             measure its faults, not its chess",
+            o.names[i],
+            100.0 * share,
+            100.0 * cfg.fault_rules.max_share
+        );
+    }
+    if o.repeated_games > 0 {
+        println!(
+            "Warning: {} games repeated an earlier game move for move (deterministic limits and \
+             repeated openings): they are not independent, so the error bars are too narrow",
+            o.repeated_games
+        );
+    }
+    if o.late_games > 0 {
+        println!(
+            "{} games in flight when the run stopped were recorded; they did not change its outcome",
+            o.late_games
+        );
+    }
+    if let Some(why) = &o.stopped {
+        println!("Stopped, no verdict: {why}");
     }
     println!("Finished {} of {} games", o.games, o.scheduled);
     if let Some(path) = &cfg.results {
         println!("Results: {}", path.display());
+        if o.games < o.scheduled && o.stopped.is_some() {
+            println!(
+                "To continue once the engines are mended: harness {} --resume {}",
+                if cfg.sprt.is_some() { "sprt" } else { "match" },
+                path.display()
+            );
+        }
     }
 }
 

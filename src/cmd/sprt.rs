@@ -40,7 +40,8 @@ struct Stored {
 }
 
 /// Runs the SPRT. Exit code: 0 = H1 accepted (dev is better), 1 = H0 accepted, 3 = no decision
-/// within the games allowed (or the match stopped on an engine failure).
+/// within the games allowed, 4 = no verdict: the run was stopped by a broken setup or faulty
+/// engines (see docs/match.md, "Faults and verdicts").
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let (args, mut cfg) = match &args.match_args.resume {
         Some(path) => {
@@ -78,6 +79,10 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         let title = format!("{} vs {}", outcome.names[0], outcome.names[1]);
         sprt_chart(&outcome.history, &sprt, &title, &args.plot)?;
         println!("Chart: {}", args.plot.display());
+    }
+    if outcome.stopped.is_some() {
+        println!("SPRT: no verdict");
+        return Ok(match_cmd::EXIT_NO_VERDICT);
     }
     let decision = outcome.decision.unwrap_or(Decision::Continue);
     println!("SPRT: {decision}");

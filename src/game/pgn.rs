@@ -2,6 +2,7 @@
 //! used for PGN opening books and to check that what we write reads back).
 
 use super::record::GameRecord;
+use crate::report::dates::pgn_time;
 use pgn_reader::{RawComment, RawTag, SanPlus, Visitor};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
@@ -46,9 +47,17 @@ pub fn write_game(game: &GameRecord, header: &PgnHeader) -> String {
     if !header.opening.is_empty() {
         tag("Opening", &header.opening);
     }
-    tag("TimeControl", &game.time_control);
+    if game.time_control == game.black_time_control {
+        tag("TimeControl", &game.time_control);
+    } else {
+        tag("WhiteTimeControl", &game.time_control);
+        tag("BlackTimeControl", &game.black_time_control);
+    }
     tag("Termination", game.termination.pgn());
     tag("PlyCount", &game.moves.len().to_string());
+    let end = game.start_time + std::time::Duration::from_millis(game.duration_ms);
+    tag("GameStartTime", &pgn_time(game.start_time));
+    tag("GameEndTime", &pgn_time(end));
     tag(
         "GameDuration",
         &format!("{:.3}s", game.duration_ms as f64 / 1000.0),
@@ -278,7 +287,11 @@ mod tests {
             reason: "White loses on time".into(),
             termination: Termination::TimeForfeit,
             fault: None,
+            fault_output: Vec::new(),
             time_control: "10+0.1".into(),
+            black_time_control: "10+0.1".into(),
+            // 2000-02-29 12:34:56 UTC
+            start_time: std::time::UNIX_EPOCH + std::time::Duration::from_secs(951_827_696),
             duration_ms: 1500,
         }
     }
@@ -306,6 +319,21 @@ mod tests {
             },
         );
         assert!(text.contains("[White \"Engine \\\"A\\\"\"]"), "{text}");
+        // fastchess's time tags: start, start + GameDuration.
+        assert!(
+            text.contains("[GameStartTime \"2000-02-29T12:34:56 +0000\"]"),
+            "{text}"
+        );
+        assert!(
+            text.contains("[GameEndTime \"2000-02-29T12:34:57 +0000\"]"),
+            "{text}"
+        );
+        assert!(text.contains("[TimeControl \"10+0.1\"]"), "{text}");
+        let mut odds = record(None, vec![]);
+        odds.black_time_control = "5+0.05".into();
+        let odds = write_game(&odds, &PgnHeader::default());
+        assert!(odds.contains("[WhiteTimeControl \"10+0.1\"]\n[BlackTimeControl \"5+0.05\"]"));
+        assert!(!odds.contains("[TimeControl "));
         assert!(
             text.contains("1. e4 {book} e5 {-0.12/7 0.125s n=1234} 2. Nf3 {+M3/7 0.125s n=1234}"),
             "{text}"

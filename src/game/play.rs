@@ -5,7 +5,7 @@ use super::adjudication::{Adjudication, Adjudicator, Verdict};
 use super::player::Player;
 use super::record::{side_name, Fault, FaultKind, GameRecord, MoveRecord, Outcome, Termination};
 use super::tc::{go_params, Clock, ClockVerdict, Limits};
-use crate::uci::UciError;
+use crate::uci::{StartError, UciError};
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
@@ -20,6 +20,8 @@ pub struct Opening {
     pub fen: Option<String>,
     /// Book moves in UCI notation, legal from `fen`.
     pub moves: Vec<String>,
+    /// Where in its book it is (`line 12` of an EPD file, `game 3` of a PGN file), if from one.
+    pub origin: Option<String>,
 }
 
 impl Opening {
@@ -145,27 +147,33 @@ fn hash(pos: &Chess) -> Zobrist64 {
     pos.zobrist_hash(EnPassantMode::Legal)
 }
 
-/// Plays one game between `white` and `black` from `opening`. Never fails: every problem ends the
-/// game with a result and a reason; a player whose engine must be replaced is left without one.
+/// Plays one game between `white` and `black` from `opening`. Every engine fault ends the game
+/// with a result and a reason; a player whose engine must be replaced is left without one. An
+/// engine that cannot be started and made ready is no game at all: the error names it, with its
+/// command line and last output, and nothing is scored.
 pub fn play_game(
     white: &mut Player,
     black: &mut Player,
     opening: &Opening,
     settings: &GameSettings,
-) -> GameRecord {
+) -> Result<GameRecord, StartError> {
+    let start_time = std::time::SystemTime::now();
     let started = Instant::now();
     let mut moves: Vec<MoveRecord> = Vec::new();
-    let ending = run(white, black, opening, settings, &mut moves);
+    let ending = match run(white, black, opening, settings, &mut moves) {
+        Ok(ending) => ending,
+        Err((Color::White, cause)) => return Err(white.start_error(cause)),
+        Err((Color::Black, cause)) => return Err(black.start_error(cause)),
+    };
+    let mut fault_output = Vec::new();
     if let Some(f) = &ending.fault {
+        let player = if f.white { &mut *white } else { &mut *black };
         if f.kind.needs_restart() {
-            if f.white {
-                white.discard()
-            } else {
-                black.discard()
-            }
+            player.discard();
         }
+        fault_output = player.output_tail();
     }
-    GameRecord {
+    Ok(GameRecord {
         white: white.name(),
         black: black.name(),
         start_fen: opening.fen.clone(),
@@ -174,9 +182,12 @@ pub fn play_game(
         reason: ending.reason,
         termination: ending.termination,
         fault: ending.fault,
+        fault_output,
         time_control: settings.white_limits.pgn_tag(),
+        black_time_control: settings.black_limits.pgn_tag(),
+        start_time,
         duration_ms: started.elapsed().as_millis() as u64,
-    }
+    })
 }
 
 fn run(
@@ -185,27 +196,32 @@ fn run(
     opening: &Opening,
     settings: &GameSettings,
     moves: &mut Vec<MoveRecord>,
-) -> Ending {
+) -> Result<Ending, (Color, UciError)> {
     let mut pos: Chess = match &opening.fen {
         None => Chess::default(),
         Some(_) => match (Opening {
             fen: opening.fen.clone(),
-            moves: vec![],
+            ..Opening::default()
         })
         .position()
         {
             Ok(p) => p,
             // Books are checked when loaded; this is only a last line of defence.
-            Err(e) => return Ending::rules(Outcome::Draw, &format!("Unusable opening: {e}")),
+            Err(e) => {
+                return Ok(Ending::rules(
+                    Outcome::Draw,
+                    &format!("Unusable opening: {e}"),
+                ))
+            }
         },
     };
     let mut history = vec![hash(&pos)];
     for m in &opening.moves {
         let Some(mv) = m.parse::<UciMove>().ok().and_then(|u| u.to_move(&pos).ok()) else {
-            return Ending::rules(
+            return Ok(Ending::rules(
                 Outcome::Draw,
                 &format!("Unusable opening: illegal book move {m}"),
-            );
+            ));
         };
         let san = SanPlus::from_move_and_play_unchecked(&mut pos, mv).to_string();
         push_history(&mut history, &pos);
@@ -221,17 +237,31 @@ fn run(
     }
     for (color, p) in [(Color::White, &mut *white), (Color::Black, &mut *black)] {
         // A failure here means that even a freshly started process would not get ready.
-        if let Err(e) = p.new_game() {
-            return Ending::fault(color, FaultKind::Startup, e.to_string(), true);
-        }
+        p.new_game().map_err(|e| (color, e))?;
     }
+    let uci_moves: Vec<String> = moves.iter().map(|m| m.uci.clone()).collect();
+    Ok(play_moves(
+        white, black, opening, settings, moves, pos, history, uci_moves,
+    ))
+}
+
+/// The moves of the game from the book position to its end.
+#[allow(clippy::too_many_arguments)]
+fn play_moves(
+    white: &mut Player,
+    black: &mut Player,
+    opening: &Opening,
+    settings: &GameSettings,
+    moves: &mut Vec<MoveRecord>,
+    mut pos: Chess,
+    mut history: Vec<Zobrist64>,
+    mut played: Vec<String>,
+) -> Ending {
     let mut clocks = [
         Clock::new(settings.white_limits),
         Clock::new(settings.black_limits),
     ];
     let mut adjudicator = Adjudicator::new(settings.adjudication);
-    let uci_moves: Vec<String> = moves.iter().map(|m| m.uci.clone()).collect();
-    let mut played = uci_moves;
     loop {
         if let Some(end) = rules_ending(&pos, &history) {
             return end;

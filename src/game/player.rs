@@ -1,6 +1,7 @@
 //! A seat at the board: an engine spec and, while it is healthy, its running process.
 
-use crate::uci::{Engine, EngineSpec, UciError};
+use crate::uci::log::OutputTail;
+use crate::uci::{Engine, EngineSpec, StartError, TrafficLog, UciError};
 use std::time::Duration;
 
 /// One engine of a match with its (re)start policy. The process is started lazily and replaced
@@ -12,8 +13,12 @@ pub struct Player {
     pub startup: Duration,
     /// Allowance for `isready` between games and `stop` after a timeout (`ping-ms`).
     pub ping: Duration,
+    /// Where the UCI traffic is logged (`--log`), if anywhere.
+    pub log: Option<TrafficLog>,
     engine: Option<Engine>,
     starts: u32,
+    start_error: Option<StartError>,
+    last_tail: Option<OutputTail>,
 }
 
 impl Player {
@@ -23,8 +28,11 @@ impl Player {
             spec,
             startup,
             ping,
+            log: None,
             engine: None,
             starts: 0,
+            start_error: None,
+            last_tail: None,
         }
     }
 
@@ -46,9 +54,38 @@ impl Player {
     pub fn engine(&mut self) -> Result<&mut Engine, UciError> {
         if self.engine.is_none() {
             self.starts += 1;
-            self.engine = Some(Engine::start(&self.spec, self.startup)?);
+            match Engine::start_logged(&self.spec, self.startup, self.log.as_ref()) {
+                Ok(e) => self.engine = Some(e),
+                Err(e) => {
+                    let cause = e.error.clone();
+                    self.last_tail = None;
+                    self.start_error = Some(e);
+                    return Err(cause);
+                }
+            }
         }
         Ok(self.engine.as_mut().expect("just started"))
+    }
+
+    /// Why the last start failed, with the engine's command line and last output; taken once.
+    /// Without a failed start, `cause` is described with the engine's last output.
+    pub fn start_error(&mut self, cause: UciError) -> StartError {
+        self.start_error.take().unwrap_or_else(|| StartError {
+            engine: self.name(),
+            command: crate::uci::command_line(&self.spec),
+            error: cause,
+            output: self.output_tail(),
+        })
+    }
+
+    /// The last lines the engine printed (of the running process, else of the last one).
+    pub fn output_tail(&self) -> Vec<String> {
+        match (&self.engine, &self.last_tail, &self.start_error) {
+            (Some(e), _, _) => e.output_tail(),
+            (None, Some(t), _) => t.lines(),
+            (None, None, Some(e)) => e.output.clone(),
+            (None, None, None) => Vec::new(),
+        }
     }
 
     /// Prepares for a new game: `ucinewgame` and `isready`. A running engine that fails this is
@@ -73,6 +110,7 @@ impl Player {
     /// Kills the process; the next game starts a new one.
     pub fn discard(&mut self) {
         if let Some(e) = self.engine.take() {
+            self.last_tail = Some(e.tail_handle());
             e.quit(Duration::ZERO);
         }
     }

@@ -133,8 +133,14 @@ pub struct GameRecord {
     pub termination: Termination,
     /// The fault that decided the game, if any.
     pub fault: Option<Fault>,
-    /// The time control as a PGN tag value.
+    /// The faulty engine's last lines of output (empty without a fault).
+    pub fault_output: Vec<String>,
+    /// White's time control as a PGN tag value.
     pub time_control: String,
+    /// Black's time control as a PGN tag value (usually the same as White's).
+    pub black_time_control: String,
+    /// When the game started.
+    pub start_time: std::time::SystemTime,
     /// Wall time of the game in milliseconds.
     pub duration_ms: u64,
 }

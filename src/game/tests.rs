@@ -26,7 +26,7 @@ fn settings(tc: &str) -> GameSettings {
 }
 
 fn play(w: &mut Player, b: &mut Player) -> GameRecord {
-    play_game(w, b, &Opening::default(), &settings("10+0.1"))
+    play_game(w, b, &Opening::default(), &settings("10+0.1")).expect("both engines start")
 }
 
 #[test]
@@ -48,8 +48,9 @@ fn book_moves_that_mate_end_the_game_at_once() {
     let opening = Opening {
         fen: None,
         moves: ["f2f3", "e7e5", "g2g4", "d8h4"].map(String::from).to_vec(),
+        origin: None,
     };
-    let g = play_game(&mut w, &mut b, &opening, &settings("10+0.1"));
+    let g = play_game(&mut w, &mut b, &opening, &settings("10+0.1")).unwrap();
     assert_eq!(
         (g.outcome, g.reason.as_str()),
         (Outcome::BlackWins, "Black mates")
@@ -87,7 +88,7 @@ fn crash_loses_and_the_engine_is_restarted_next_game() {
 #[test]
 fn hang_loses_on_time() {
     let (mut w, mut b) = (player(&["--hang-after", "2"]), player(&[]));
-    let g = play_game(&mut w, &mut b, &Opening::default(), &settings("0.3+0"));
+    let g = play_game(&mut w, &mut b, &Opening::default(), &settings("0.3+0")).unwrap();
     assert_fault(&g, true, FaultKind::TimeLoss);
     assert_eq!(g.reason, "White loses on time");
     assert_eq!(g.termination, Termination::TimeForfeit);
@@ -105,7 +106,7 @@ fn slow_moves_flag_on_the_runners_clock() {
         black_limits: limits,
         adjudication: Adjudication::default(),
     };
-    let g = play_game(&mut w, &mut b, &Opening::default(), &s);
+    let g = play_game(&mut w, &mut b, &Opening::default(), &s).unwrap();
     assert_fault(&g, false, FaultKind::TimeLoss);
     // 150 ms per move from 500 ms: Black's fourth move runs out (White has played four).
     assert_eq!(g.moves.len(), 7);
@@ -125,22 +126,54 @@ fn illegal_and_malformed_moves_lose() {
 }
 
 #[test]
-fn failed_startup_loses_the_game() {
+fn a_failed_start_is_no_game_and_names_the_engine_and_its_output() {
+    let start = |p: &mut Player, q: &mut Player| {
+        play_game(p, q, &Opening::default(), &settings("10+0.1")).unwrap_err()
+    };
     let mut slow = Player::new(
         faulty(&["--slow-start", "3000"]),
         Duration::from_millis(200),
         Duration::from_secs(1),
     );
     let mut ok = player(&[]);
-    let g = play(&mut ok, &mut slow);
-    assert_fault(&g, false, FaultKind::Startup);
-    assert_eq!(g.reason, "Black fails to start");
+    let e = start(&mut ok, &mut slow);
+    assert_eq!(e.error, crate::uci::UciError::Timeout("uciok".into()));
+    assert!(e.command.ends_with("--slow-start 3000"), "{}", e.command);
     let mut missing = Player::new(
         crate::uci::EngineSpec::new("/nonexistent"),
         Duration::from_secs(1),
         Duration::from_secs(1),
     );
-    assert_fault(&play(&mut missing, &mut ok), true, FaultKind::Startup);
+    let e = start(&mut missing, &mut ok);
+    assert!(matches!(e.error, crate::uci::UciError::Spawn { .. }));
+    assert_eq!(e.engine, "nonexistent");
+    // An engine that exits before `uciok`: its stderr is in the error.
+    let mut dies = player(&["--exit-before-uciok", "7"]);
+    let e = start(&mut ok, &mut dies);
+    assert_eq!(
+        e.error,
+        crate::uci::UciError::Crashed("exit status: 7".into())
+    );
+    let text = e.to_string();
+    assert!(
+        text.contains("stderr: faulty-engine: cannot load its network"),
+        "{text}"
+    );
+    assert!(text.contains("stdout: id name Faulty"), "{text}");
+}
+
+#[test]
+fn a_crash_keeps_the_engines_last_lines() {
+    let (mut w, mut b) = (player(&[]), player(&["--crash-after", "0"]));
+    let g = play(&mut w, &mut b);
+    assert_fault(&g, false, FaultKind::Crash);
+    assert!(
+        g.fault_output
+            .iter()
+            .any(|l| l == "stderr: faulty-engine: crashing on purpose at search 0"),
+        "{:?}",
+        g.fault_output
+    );
 }
 
 #[test]
@@ -153,14 +186,14 @@ fn resign_adjudication_uses_engine_scores() {
         score: 10,
         twosided: false,
     });
-    let g = play_game(&mut w, &mut b, &Opening::default(), &s);
+    let g = play_game(&mut w, &mut b, &Opening::default(), &s).unwrap();
     assert_eq!(g.termination, Termination::Adjudication, "{}", g.reason);
     assert!(g.reason.ends_with("wins by adjudication"));
     s.adjudication = Adjudication {
         maxmoves: Some(5),
         ..Adjudication::default()
     };
-    let g = play_game(&mut w, &mut b, &Opening::default(), &s);
+    let g = play_game(&mut w, &mut b, &Opening::default(), &s).unwrap();
     assert_eq!(
         (g.outcome, g.moves.len()),
         (Outcome::Draw, 10),

@@ -1,3 +1,4 @@
 //! Progress bars, tables, CSV/JSON output and plots.
 
+pub mod dates;
 pub mod plot;

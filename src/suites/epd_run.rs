@@ -138,8 +138,7 @@ pub fn run_epd(config: &EpdConfig) -> anyhow::Result<EpdReport> {
         .flat_map(|s| s.positions.iter().map(move |p| (s, p)))
         .collect();
     // A command that cannot start at all is a usage error, not a run of crashed positions.
-    let probe = Engine::start(&config.engine, startup_timeout())
-        .map_err(|e| anyhow::anyhow!("engine {}: {e}", config.engine.cmd))?;
+    let probe = Engine::start(&config.engine, startup_timeout()).map_err(anyhow::Error::new)?;
     let engine_name = probe.id_name().unwrap_or(probe.name()).to_string();
     probe.quit(Duration::from_secs(1));
 

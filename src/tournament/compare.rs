@@ -120,7 +120,10 @@ mod tests {
             faults: Vec::new(),
             decision: None,
             history: Vec::new(),
-            aborted: None,
+            stopped: None,
+            engine_games: Vec::new(),
+            repeated_games: 0,
+            late_games: 0,
         }
     }
 

@@ -3,6 +3,8 @@
 use crate::game::{Adjudication, FaultKind, Limits, Opening};
 use crate::stats::{Decision, PairTracker, Sprt, SprtPoint};
 use crate::uci::EngineSpec;
+use serde::{Deserialize, Serialize};
+use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -31,7 +33,7 @@ pub struct MatchConfig {
     pub engines: Vec<EngineConfig>,
     /// Openings in order of use (round r uses opening r modulo their number).
     pub openings: Vec<Opening>,
-    /// Where the openings came from, for PGN tags and reports.
+    /// The book's path as the user gave it (PGN `Opening` tags name it with the line), or empty.
     pub book_name: String,
     /// Rounds; each round plays one opening per pairing.
     pub rounds: u32,
@@ -45,6 +47,10 @@ pub struct MatchConfig {
     pub adjudication: Adjudication,
     /// After a crash or hang, restart the engine and go on (else stop the match after that game).
     pub recover: bool,
+    /// When engine faults stop the run or withhold its verdict.
+    pub fault_rules: FaultRules,
+    /// Write every line to and from every engine here (`--log`).
+    pub log: Option<PathBuf>,
     /// Allowance for engine startup (`uci` → `uciok`, `isready`).
     pub startup: Duration,
     /// Allowance for `isready` between games and `stop` after a time loss.
@@ -81,6 +87,8 @@ impl MatchConfig {
             mode: Mode::Gauntlet,
             adjudication: Adjudication::default(),
             recover: true,
+            fault_rules: FaultRules::default(),
+            log: None,
             startup: Duration::from_secs(10),
             ping: Duration::from_secs(5),
             pgn_out: None,
@@ -146,6 +154,91 @@ impl FaultCounts {
     }
 }
 
+/// When engine faults make a run untrustworthy. A starting failure (no process, no `uciok`, no
+/// `readyok`) always stops the run and is never scored; these rules govern faults in games.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct FaultRules {
+    /// Stop the run, without a verdict, when one engine faults in this many of its games in a
+    /// row (0 = never).
+    pub max_consecutive: u32,
+    /// Withhold an SPRT verdict (and mark a match's result) when an engine's faults exceed this
+    /// share of its games (0.02 = 2 %).
+    pub max_share: f64,
+}
+
+impl Default for FaultRules {
+    fn default() -> FaultRules {
+        FaultRules {
+            max_consecutive: 3,
+            max_share: 0.02,
+        }
+    }
+}
+
+/// Why a run ended without a trustworthy result. Every variant means: no verdict (exit code 4).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Stop {
+    /// An engine could not be started or made ready (the error names it, its command line and
+    /// its last output).
+    Setup(String),
+    /// An engine crashed or hung and `--recover` is off.
+    Fault(String),
+    /// One engine faulted in this many of its games in a row.
+    ConsecutiveFaults {
+        /// The engine.
+        engine: String,
+        /// Faults in a row.
+        count: u32,
+        /// The last fault, in words.
+        last: String,
+    },
+    /// The SPRT reached a bound, but an engine faulted in too large a share of its games.
+    FaultShare {
+        /// The engine.
+        engine: String,
+        /// Its faults.
+        faults: u64,
+        /// Its games.
+        games: u64,
+        /// The limit (a share).
+        limit: f64,
+        /// The bound the LLR reached.
+        bound: Decision,
+    },
+}
+
+impl fmt::Display for Stop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Stop::Setup(why) => write!(f, "{why}"),
+            Stop::Fault(why) => write!(f, "{why}"),
+            Stop::ConsecutiveFaults {
+                engine,
+                count,
+                last,
+            } => write!(
+                f,
+                "{engine} faulted in {count} games in a row (last: {last}); a broken engine \
+                 gives no verdict (--max-consecutive-faults)"
+            ),
+            Stop::FaultShare {
+                engine,
+                faults,
+                games,
+                limit,
+                bound,
+            } => write!(
+                f,
+                "the SPRT reached its bound ({bound}), but {engine} faulted in {faults} of its \
+                 {games} games ({:.1} %, more than the {:.1} % allowed by --max-fault-share): \
+                 its losses are not chess, so no verdict is given",
+                100.0 * *faults as f64 / (*games).max(1) as f64,
+                100.0 * limit
+            ),
+        }
+    }
+}
+
 /// What [`super::run_match`] returns.
 #[derive(Debug, Clone)]
 pub struct MatchOutcome {
@@ -165,11 +258,28 @@ pub struct MatchOutcome {
     pub decision: Option<Decision>,
     /// LLR and Elo after each interval (for the SPRT chart).
     pub history: Vec<SprtPoint>,
-    /// The match stopped early because an engine failed and `recover` was off.
-    pub aborted: Option<String>,
+    /// Why the run stopped without a trustworthy result, if it did.
+    pub stopped: Option<Stop>,
+    /// Games played per engine index (for fault shares).
+    pub engine_games: Vec<u64>,
+    /// Games that repeated an earlier game with the same colours move for move.
+    pub repeated_games: u64,
+    /// Games that finished after the SPRT decided (recorded, but they did not change it).
+    pub late_games: u64,
 }
 
 impl MatchOutcome {
+    /// The engines whose faults exceed `rules.max_share` of their games: (index, share).
+    pub fn fault_shares_over(&self, rules: &FaultRules) -> Vec<(usize, f64)> {
+        (0..self.faults.len())
+            .filter_map(|i| {
+                let games = self.engine_games.get(i).copied().unwrap_or(0);
+                let share = self.faults[i].total() as f64 / games.max(1) as f64;
+                (games > 0 && share > rules.max_share).then_some((i, share))
+            })
+            .collect()
+    }
+
     /// Faults of all engines together.
     pub fn total_faults(&self) -> FaultCounts {
         let mut t = FaultCounts::default();

@@ -22,6 +22,8 @@ pub fn apply_words(engine: &mut EngineConfig, words: &[String]) -> Result<(), St
                 engine.spec.args = value.split_ascii_whitespace().map(str::to_owned).collect()
             }
             "proto" if value == "uci" => {}
+            // fastchess's `tc=inf`: no clock; the search is bounded by nodes= or depth=.
+            "tc" if value.eq_ignore_ascii_case("inf") => limits.tc = None,
             "tc" => limits.tc = Some(value.parse().map_err(|e: String| bad(&e))?),
             "st" => {
                 limits.movetime_ms =
@@ -144,6 +146,13 @@ mod tests {
         assert_eq!((e.limits.nodes, e.limits.margin_ms), (Some(500), 50));
         let e = engine_from_words(&[], &w("cmd=sf st=0.25 depth=7")).unwrap();
         assert_eq!((e.limits.movetime_ms, e.limits.depth), (Some(250), Some(7)));
+        // tc=inf clears a clock given for every engine.
+        let e = engine_from_words(&w("tc=10+0.1"), &w("cmd=sf tc=inf nodes=900")).unwrap();
+        assert_eq!((e.limits.tc, e.limits.nodes), (None, Some(900)));
+        assert!(!engine_from_words(&[], &w("cmd=sf tc=inf"))
+            .unwrap()
+            .limits
+            .is_bounded());
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Scheduler: openings, game pairs with colours swapped, concurrency, results file and resume.
-#![allow(dead_code, unused_imports)] // Parts serve only `harness check` and tests.
+//! Parts serve only `harness check` and tests.
 //!
 //! [`run_match`] is the library entry point (used by `harness match`, `harness sprt` and the
 //! sanity match of `harness check`).
@@ -8,13 +8,15 @@ pub mod book;
 pub mod compare;
 pub mod config;
 pub mod engine_args;
+mod preflight;
 pub mod report;
 pub mod resume;
 pub mod revision;
 mod runner;
 pub mod schedule;
+mod tally;
 
-pub use config::{EngineConfig, FaultCounts, MatchConfig, MatchOutcome, Mode, PairingResult};
+pub use config::{EngineConfig, MatchConfig, MatchOutcome, Mode};
 pub use runner::run_match;
 
 #[cfg(test)]

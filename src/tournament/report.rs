@@ -1,8 +1,8 @@
 //! What the runner shows: the progress bar, per-game lines, fastchess-style interim reports,
-//! summaries for the results file, and PGN dates.
+//! and summaries for the results file.
 
 use super::config::{MatchConfig, MatchOutcome, PairingResult};
-use super::resume::PairingSummary;
+use super::resume::{FaultSummary, PairingSummary};
 use super::schedule::GameJob;
 use crate::game::GameRecord;
 use crate::stats::InterimReport;
@@ -20,7 +20,8 @@ pub fn conditions(cfg: &MatchConfig, engine: usize) -> String {
         }
     }
     if !cfg.book_name.is_empty() {
-        parts.push(cfg.book_name.clone());
+        let file = std::path::Path::new(&cfg.book_name).file_name();
+        parts.push(file.map_or_else(|| cfg.book_name.clone(), |f| f.to_string_lossy().into()));
     }
     parts.join(", ")
 }
@@ -75,26 +76,24 @@ pub fn summaries(cfg: &MatchConfig, o: &MatchOutcome) -> Vec<PairingSummary> {
         .collect()
 }
 
-/// Date as PGN wants it (`YYYY.MM.DD`, UTC).
-pub fn pgn_date(t: std::time::SystemTime) -> String {
-    let secs = t
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
-/// Gregorian date of a day count since 1970-01-01 (Howard Hinnant's well-known algorithm).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
+/// Per-engine faults for the results file.
+pub fn fault_summaries(o: &MatchOutcome) -> Vec<FaultSummary> {
+    o.faults
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let games = o.engine_games.get(i).copied().unwrap_or(0);
+            FaultSummary {
+                engine: o.names[i].clone(),
+                games,
+                crashes: f.crashes,
+                time_losses: f.time_losses,
+                illegal_moves: f.illegal_moves,
+                disconnects: f.disconnects,
+                share: f.total() as f64 / games.max(1) as f64,
+            }
+        })
+        .collect()
 }
 
 /// The live progress bar (stderr) and per-game lines; silent when progress is off.
@@ -158,23 +157,19 @@ impl Progress {
         }
     }
 
+    /// Prints a warning to stderr (always, progress or not) without garbling the bar.
+    pub fn warn(&self, text: &str) {
+        let show = || eprintln!("warning: {}", text.trim_end());
+        match &self.bar {
+            Some(bar) => bar.suspend(show),
+            None => show(),
+        }
+    }
+
     /// Removes the bar.
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pgn_dates() {
-        let t = |s: u64| std::time::UNIX_EPOCH + std::time::Duration::from_secs(s);
-        assert_eq!(pgn_date(t(0)), "1970.01.01");
-        assert_eq!(pgn_date(t(951_782_400)), "2000.02.29");
-        assert_eq!(pgn_date(t(1_795_219_200)), "2026.11.21");
     }
 }

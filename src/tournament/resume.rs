@@ -32,6 +32,9 @@ pub struct GameEntry {
     pub plies: usize,
     /// Wall time of the game.
     pub duration_ms: u64,
+    /// A fingerprint of the players and every move (to find games that repeat exactly).
+    #[serde(default)]
+    pub moves_hash: Option<u64>,
 }
 
 impl GameEntry {
@@ -49,8 +52,49 @@ impl GameEntry {
             fault: record.fault.clone(),
             plies: record.moves.len(),
             duration_ms: record.duration_ms,
+            moves_hash: Some(fingerprint(job, record)),
         }
     }
+}
+
+/// FNV-1a over the engines, the start position and the moves: stable across runs and Rust
+/// versions, so a resumed run still finds repeats of games played before.
+fn fingerprint(job: &super::schedule::GameJob, record: &GameRecord) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |bytes: &[u8]| {
+        for &b in bytes {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        h ^= 0xff;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    };
+    eat(&(job.white as u64).to_le_bytes());
+    eat(&(job.black as u64).to_le_bytes());
+    eat(record.start_fen.as_deref().unwrap_or("startpos").as_bytes());
+    for m in &record.moves {
+        eat(m.uci.as_bytes());
+    }
+    h
+}
+
+/// One engine's faults, for readers of the results file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FaultSummary {
+    /// The engine.
+    pub engine: String,
+    /// Its games.
+    pub games: u64,
+    /// Crashes (the process exited mid-game).
+    pub crashes: u64,
+    /// Losses on time beyond the margin.
+    pub time_losses: u64,
+    /// Illegal or malformed moves.
+    pub illegal_moves: u64,
+    /// Hangs and protocol breaks.
+    pub disconnects: u64,
+    /// All of them as a share of its games.
+    pub share: f64,
 }
 
 /// Summary figures of one pairing, for readers of the file (not needed to resume).
@@ -89,8 +133,20 @@ pub struct ResultsFile {
     pub finished: u64,
     /// Per-pairing figures at the time of writing.
     pub pairings: Vec<PairingSummary>,
-    /// The SPRT decision, once made.
+    /// The SPRT decision, once made (never set when the run was stopped: see `stopped`).
     pub decision: Option<String>,
+    /// Why the run stopped without a trustworthy result, if it did.
+    #[serde(default)]
+    pub stopped: Option<String>,
+    /// Faults per engine.
+    #[serde(default)]
+    pub faults: Vec<FaultSummary>,
+    /// The rules the faults were judged by.
+    #[serde(default)]
+    pub fault_rules: Option<super::config::FaultRules>,
+    /// Games that repeated an earlier game move for move.
+    #[serde(default)]
+    pub repeated_games: u64,
 }
 
 /// The journal path for a results file: `match.json` → `match.json.games.jsonl`.
@@ -171,6 +227,7 @@ mod tests {
             fault: None,
             plies: 80,
             duration_ms: 1234,
+            moves_hash: Some(99),
         };
         let f = ResultsFile {
             version: 1,

@@ -1,23 +1,28 @@
 //! The match runner: worker threads play games from a shared queue; the calling thread owns all
 //! results (statistics, PGN, results file, progress) and decides when to stop.
 
-use super::config::{FaultCounts, MatchConfig, MatchOutcome, PairingResult};
+use super::config::{FaultCounts, MatchConfig, MatchOutcome, PairingResult, Stop};
+use super::preflight;
 use super::report::{self, Progress};
 use super::resume::{append_journal, journal_path, read_journal, GameEntry, ResultsFile};
 use super::schedule::{pairings, schedule, GameJob};
+use super::tally::Tally;
 use crate::game::pgn::{write_game, PgnHeader};
-use crate::game::{play_game, GameRecord, GameSettings, Opening, Outcome, Player};
-use crate::stats::{Decision, GameResult, PairTracker, SprtPoint};
+use crate::game::{play_game, GameRecord, GameSettings, Opening, Player};
+use crate::stats::{Decision, PairTracker};
+use crate::uci::{StartError, TrafficLog};
 use anyhow::{bail, Context};
 use std::collections::{HashSet, VecDeque};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
 
-/// Plays the match described by `cfg` and returns its results. Engine failures cost games, not
-/// the match; errors are reserved for bad configuration and unwritable output files.
+/// Plays the match described by `cfg` and returns its results. Engine faults cost games; a
+/// broken setup (an engine that cannot start, or faults game after game) stops the run with
+/// [`MatchOutcome::stopped`] set and no verdict. Errors are reserved for bad configuration and
+/// unwritable output files.
 pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
-    check(cfg)?;
+    preflight::check_config(cfg)?;
     let default_book = [Opening::default()];
     let openings: &[Opening] = if cfg.openings.is_empty() {
         &default_book
@@ -33,7 +38,7 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
         cfg.games_per_round,
         openings.len(),
     );
-    let mut state = State {
+    let mut state = Tally {
         outcome: MatchOutcome {
             names: names.clone(),
             pairings: ps
@@ -51,7 +56,10 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
             faults: vec![FaultCounts::default(); names.len()],
             decision: None,
             history: Vec::new(),
-            aborted: None,
+            stopped: None,
+            engine_games: vec![0; names.len()],
+            repeated_games: 0,
+            late_games: 0,
         },
         file: ResultsFile {
             version: 1,
@@ -60,8 +68,10 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
             scheduled: jobs.len() as u64,
             ..ResultsFile::default()
         },
-        pgn: open_pgn(cfg)?,
+        pgn: None,
         journal: None,
+        consecutive: vec![0; names.len()],
+        seen: HashSet::new(),
     };
     let mut done = HashSet::new();
     if cfg.resume {
@@ -87,36 +97,75 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
                 state.outcome.resumed += 1;
             }
         }
+        // A run stopped for a broken setup may be resumed once it is mended: its faults stay
+        // counted and the rules look at every new game again. A withheld verdict is looked at
+        // again at the next pair (under the limits of this call); a decided SPRT stays decided.
+        if let Some(Stop::FaultShare { .. }) = state.outcome.stopped.take() {
+            state.outcome.decision = Some(Decision::Continue);
+        }
     }
-    if let Some(path) = &cfg.results {
-        state.journal = Some(open_journal(&journal_path(path), cfg.resume)?);
-    }
-    let queue: Mutex<VecDeque<GameJob>> = Mutex::new(
-        jobs.iter()
-            .filter(|j| !done.contains(&j.id))
-            .copied()
-            .collect(),
-    );
-    let stop = AtomicBool::new(
-        state
-            .outcome
-            .decision
-            .is_some_and(|d| d != Decision::Continue),
-    );
+    let queue: VecDeque<GameJob> = jobs
+        .iter()
+        .filter(|j| !done.contains(&j.id))
+        .copied()
+        .collect();
     let progress = Progress::new(cfg, state.outcome.scheduled, state.outcome.games);
+    if state.finished() || queue.is_empty() {
+        progress.finish();
+        return Ok(state.outcome);
+    }
+    let log = match &cfg.log {
+        Some(path) => Some(
+            TrafficLog::open(path).with_context(|| format!("cannot open {}", path.display()))?,
+        ),
+        None => None,
+    };
+    // One start of every engine before any game: a broken setup stops here, having played and
+    // written nothing.
+    match preflight::start_each(cfg, log.as_ref()) {
+        Ok(warnings) => warnings.iter().for_each(|w| progress.warn(w)),
+        Err(e) => {
+            state.outcome.stopped = Some(Stop::Setup(e.to_string()));
+            progress.finish();
+            return Ok(state.outcome);
+        }
+    }
+    for w in preflight::opening_warnings(cfg, &jobs, openings.len()) {
+        progress.warn(&w);
+    }
+    state.pgn = open_pgn(cfg)?;
+    if let Some(path) = &cfg.results {
+        state.journal = Some(open_journal(&journal_path(path))?);
+    }
+    let queue = Mutex::new(queue);
+    let stop = AtomicBool::new(false);
     std::thread::scope(|scope| -> anyhow::Result<()> {
-        let (tx, rx) = mpsc::channel::<(GameJob, GameRecord)>();
+        let (tx, rx) = mpsc::channel::<(GameJob, Result<GameRecord, StartError>)>();
         for _ in 0..cfg.concurrency {
             let tx = tx.clone();
-            let (queue, stop) = (&queue, &stop);
-            scope.spawn(move || worker(cfg, openings, queue, stop, &tx));
+            let (queue, stop, log) = (&queue, &stop, log.as_ref());
+            scope.spawn(move || worker(cfg, openings, queue, stop, log, &tx));
         }
         drop(tx);
-        for (job, record) in rx {
+        for (job, played) in rx {
+            let record = match played {
+                Ok(record) => record,
+                Err(e) => {
+                    // Not a game: nothing is scored or journaled, and a resume replays it.
+                    if state.outcome.stopped.is_none() {
+                        state.outcome.stopped = Some(Stop::Setup(e.to_string()));
+                    }
+                    stop.store(true, Ordering::Relaxed);
+                    continue;
+                }
+            };
             let entry = GameEntry::new(&job, &record);
             progress.game_line(&job, &record);
+            if let Some(text) = fault_output(&record) {
+                progress.warn(&text);
+            }
             if let Some(pgn) = state.pgn.as_mut() {
-                let header = pgn_header(cfg, &job, openings.len());
+                let header = pgn_header(cfg, &job, &openings[job.opening]);
                 pgn.write_all(write_game(&record, &header).as_bytes())
                     .context("writing the PGN file")?;
                 pgn.flush().context("writing the PGN file")?;
@@ -126,108 +175,78 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
                 append_journal(journal, &entry).map_err(anyhow::Error::msg)?;
             }
             if let Some(path) = &cfg.results {
-                state.file.finished = state.outcome.games;
-                state.file.pairings = report::summaries(cfg, &state.outcome);
-                state.file.decision = state.outcome.decision.map(|d| d.to_string());
-                state.file.save(path).map_err(anyhow::Error::msg)?;
+                state.save(cfg, path)?;
             }
             progress.update(cfg, &state.outcome);
             if cfg.rating_interval > 0 && state.outcome.games.is_multiple_of(cfg.rating_interval) {
                 progress.print(&report::interim(cfg, &state.outcome));
             }
-            let decided = state
-                .outcome
-                .decision
-                .is_some_and(|d| d != Decision::Continue);
-            if decided || state.outcome.aborted.is_some() {
+            if state.finished() {
                 stop.store(true, Ordering::Relaxed);
             }
         }
         Ok(())
     })?;
+    if let Some(path) = &cfg.results {
+        state.save(cfg, path)?;
+    }
     progress.finish();
     Ok(state.outcome)
 }
 
-fn check(cfg: &MatchConfig) -> anyhow::Result<()> {
-    if cfg.engines.len() < 2 {
-        bail!(
-            "a match needs at least two engines (got {})",
-            cfg.engines.len()
-        );
+/// The faulty engine's last lines, for the user to see why it lost.
+fn fault_output(record: &GameRecord) -> Option<String> {
+    let fault = record.fault.as_ref()?;
+    if record.fault_output.is_empty() {
+        return None;
     }
-    if !(1..=2).contains(&cfg.games_per_round) {
-        bail!(
-            "games per round must be 1 or 2 (got {})",
-            cfg.games_per_round
-        );
+    let name = if fault.white {
+        &record.white
+    } else {
+        &record.black
+    };
+    let mut text = format!("{name}'s last output before the fault:");
+    for line in &record.fault_output {
+        text.push_str("\n    ");
+        text.push_str(line);
     }
-    if cfg.concurrency == 0 {
-        bail!("concurrency must be at least 1");
-    }
-    for e in &cfg.engines {
-        let cmd = std::path::Path::new(&e.spec.cmd);
-        let base = e
-            .spec
-            .dir
-            .as_deref()
-            .filter(|_| cmd.is_relative() && !cmd.exists());
-        let exists = base.map_or_else(|| cmd.exists(), |d| d.join(cmd).exists());
-        if e.spec.cmd.contains('/') && !exists {
-            bail!(
-                "engine {}: `{}` does not exist",
-                e.spec.display_name(),
-                e.spec.cmd
-            );
-        }
-        if !e.limits.is_bounded() {
-            bail!(
-                "engine {}: no time control or limit (give tc=, st=, nodes= or depth=)",
-                e.spec.display_name()
-            );
-        }
-    }
-    Ok(())
+    Some(text)
 }
 
 fn open_pgn(cfg: &MatchConfig) -> anyhow::Result<Option<std::fs::File>> {
     let Some(path) = &cfg.pgn_out else {
         return Ok(None);
     };
-    let mut opts = std::fs::OpenOptions::new();
-    opts.create(true);
-    if cfg.resume {
-        opts.append(true);
-    } else {
-        opts.write(true).truncate(true);
-    }
-    Ok(Some(opts.open(path).with_context(|| {
-        format!("cannot open {}", path.display())
-    })?))
+    // Appended to, never truncated (as fastchess does): earlier games are never lost.
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
+    Ok(Some(file))
 }
 
-fn open_journal(path: &std::path::Path, append: bool) -> anyhow::Result<std::fs::File> {
-    let mut opts = std::fs::OpenOptions::new();
-    opts.create(true);
-    if append {
-        opts.append(true);
-    } else {
-        opts.write(true).truncate(true);
-    }
-    opts.open(path)
+/// The journal is only ever appended to: a run that gets here new has no results file, and a
+/// journal left beside none (its results file deleted by hand) keeps its games readable.
+fn open_journal(path: &std::path::Path) -> anyhow::Result<std::fs::File> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
         .with_context(|| format!("cannot open {}", path.display()))
 }
 
-fn pgn_header(cfg: &MatchConfig, job: &GameJob, n_openings: usize) -> PgnHeader {
-    let opening = if cfg.book_name.is_empty() {
-        String::new()
-    } else {
-        format!("{} #{} of {n_openings}", cfg.book_name, job.opening + 1)
+/// The PGN context of a game; `Opening` names the book and the opening's line in it, as a
+/// user would look it up (`sed -n 1234p book.epd`).
+fn pgn_header(cfg: &MatchConfig, job: &GameJob, opening: &Opening) -> PgnHeader {
+    let opening = match (&opening.origin, cfg.book_name.is_empty()) {
+        (Some(origin), false) => format!("{} {origin}", cfg.book_name),
+        _ => String::new(),
     };
     PgnHeader {
         event: cfg.event.clone(),
         round: format!("{}.{}", job.pair + 1, job.game_in_pair + 1),
-        date: report::pgn_date(std::time::SystemTime::now()),
+        date: crate::report::dates::pgn_date(std::time::SystemTime::now()),
         opening,
     }
 }
@@ -239,12 +258,17 @@ fn worker(
     openings: &[Opening],
     queue: &Mutex<VecDeque<GameJob>>,
     stop: &AtomicBool,
-    tx: &mpsc::Sender<(GameJob, GameRecord)>,
+    log: Option<&TrafficLog>,
+    tx: &mpsc::Sender<(GameJob, Result<GameRecord, StartError>)>,
 ) {
     let mut players: Vec<Player> = cfg
         .engines
         .iter()
-        .map(|e| Player::new(e.spec.clone(), cfg.startup, cfg.ping))
+        .map(|e| {
+            let mut p = Player::new(e.spec.clone(), cfg.startup, cfg.ping);
+            p.log = log.cloned();
+            p
+        })
         .collect();
     loop {
         if stop.load(Ordering::Relaxed) {
@@ -259,8 +283,9 @@ fn worker(
             adjudication: cfg.adjudication,
         };
         let (white, black) = two_mut(&mut players, job.white, job.black);
-        let record = play_game(white, black, &openings[job.opening], &settings);
-        if tx.send((job, record)).is_err() {
+        let played = play_game(white, black, &openings[job.opening], &settings);
+        let failed_start = played.is_err();
+        if tx.send((job, played)).is_err() || failed_start {
             break;
         }
     }
@@ -278,53 +303,5 @@ fn two_mut<T>(v: &mut [T], i: usize, j: usize) -> (&mut T, &mut T) {
     } else {
         let (lo, hi) = v.split_at_mut(i);
         (&mut hi[0], &mut lo[j])
-    }
-}
-
-/// Everything the collecting thread owns.
-struct State {
-    outcome: MatchOutcome,
-    file: ResultsFile,
-    pgn: Option<std::fs::File>,
-    journal: Option<std::fs::File>,
-}
-
-impl State {
-    /// Counts one finished game (new or loaded by resume).
-    fn apply(&mut self, cfg: &MatchConfig, e: &GameEntry) {
-        let o = &mut self.outcome;
-        o.games += 1;
-        let n_pairings = o.pairings.len() as u64;
-        let Some(p) = o.pairings.get_mut(e.pairing) else {
-            return;
-        };
-        let a_is_white = e.white == p.a;
-        let result = match (e.outcome, a_is_white) {
-            (Outcome::Draw, _) => GameResult::Draw,
-            (Outcome::WhiteWins, true) | (Outcome::BlackWins, false) => GameResult::Win,
-            _ => GameResult::Loss,
-        };
-        let round = (e.pair / n_pairings) as u32;
-        let slot = p.rounds.entry(round).or_insert((0.0, 0));
-        slot.0 += match result {
-            GameResult::Win => 1.0,
-            GameResult::Draw => 0.5,
-            GameResult::Loss => 0.0,
-        };
-        slot.1 += 1;
-        let pair_done = p.tracker.add(e.pair, result).is_some() || cfg.games_per_round == 1;
-        if let Some(f) = &e.fault {
-            let engine = if f.white { e.white } else { e.black };
-            o.faults[engine].add(f.kind);
-            if !cfg.recover && f.kind.needs_restart() {
-                o.aborted = Some(format!("{} ({}), and recover is off", e.reason, f.detail));
-            }
-        }
-        if let (Some(sprt), true, 1) = (cfg.sprt, pair_done, o.pairings.len()) {
-            let point = report::with_report(cfg, &o.names, &o.pairings[0], SprtPoint::from_report);
-            let decision = sprt.bounds.decide(point.llr);
-            o.history.push(point);
-            o.decision = Some(decision);
-        }
     }
 }

@@ -1,5 +1,6 @@
 //! Matches between faulty engines through the library entry point.
 
+use super::config::Stop;
 use super::*;
 use crate::game::{Limits, Opening};
 use crate::uci::tests::faulty;
@@ -25,6 +26,8 @@ fn a_gauntlet_with_a_crashing_engine_completes_every_game() {
     let mut cfg = MatchConfig::new(engines, vec![Opening::default()]);
     cfg.rounds = 3;
     cfg.concurrency = 2;
+    // This test is about recovery: C is allowed to crash in every game.
+    cfg.fault_rules.max_consecutive = 0;
     let o = run_match(&cfg).unwrap();
     assert_eq!((o.games, o.scheduled), (12, 12));
     assert_eq!(o.pairings.len(), 2);
@@ -63,9 +66,52 @@ fn without_recover_a_crash_stops_the_match() {
     cfg.rounds = 20;
     cfg.recover = false;
     let o = run_match(&cfg).unwrap();
-    assert!(o.aborted.as_deref().unwrap().contains("recover is off"));
+    let stop = o.stopped.as_ref().unwrap();
+    assert!(matches!(stop, Stop::Fault(_)), "{stop:?}");
+    assert!(stop.to_string().contains("--recover is off"), "{stop}");
     // The game that a worker had already begun when the crash was reported may still finish.
     assert!(o.games <= 2, "{} games", o.games);
+}
+
+#[test]
+fn an_engine_that_cannot_start_stops_the_run_before_any_game() {
+    let dir = std::env::temp_dir().join(format!("sable-setup-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let results = dir.join("r.json");
+    let _ = std::fs::remove_file(&results);
+    let engines = vec![engine(&[], "A"), engine(&["--exit-before-uciok", "1"], "B")];
+    let mut cfg = MatchConfig::new(engines, vec![]);
+    cfg.rounds = 50;
+    cfg.results = Some(results.clone());
+    let o = run_match(&cfg).unwrap();
+    assert_eq!(o.games, 0);
+    let Some(Stop::Setup(why)) = &o.stopped else {
+        panic!("{:?}", o.stopped)
+    };
+    assert!(why.contains("engine B ("), "{why}");
+    assert!(
+        why.contains("--exit-before-uciok 1"),
+        "the command line: {why}"
+    );
+    assert!(why.contains("cannot load its network"), "its stderr: {why}");
+    assert!(!results.exists(), "a broken setup writes no results");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn an_engine_that_crashes_every_game_stops_the_run_after_three() {
+    let engines = vec![engine(&[], "A"), engine(&["--crash-after", "0"], "B")];
+    let mut cfg = MatchConfig::new(engines, vec![]);
+    cfg.rounds = 50;
+    let o = run_match(&cfg).unwrap();
+    // The third crash stops it; a game the worker had begun by then may still finish.
+    assert_eq!(o.games - o.late_games, 3);
+    assert!(o.late_games <= 1);
+    assert!(
+        matches!(&o.stopped, Some(Stop::ConsecutiveFaults { engine, count: 3, .. }) if engine == "B"),
+        "{:?}",
+        o.stopped
+    );
 }
 
 #[test]
@@ -102,6 +148,7 @@ fn stockfish_pair_with_node_limits_has_no_faults() {
     let opening = Opening {
         fen: None,
         moves: ["e2e4", "c7c5"].map(String::from).to_vec(),
+        origin: None,
     };
     let mut cfg = MatchConfig::new(vec![sf("a"), sf("b")], vec![opening]);
     cfg.concurrency = 2;

@@ -1,6 +1,7 @@
 //! One running engine process and the UCI conversation with it.
 
 use super::info::{BestMove, Info};
+use super::log::{Direction, OutputTail, Tap, TrafficLog};
 use super::reader::{self, Event};
 use super::spec::{EngineSpec, GoParams};
 use super::UciError;
@@ -23,6 +24,55 @@ pub struct Engine {
     options: Vec<String>,
     dropped: Arc<AtomicU64>,
     exited: Option<String>,
+    tap: Tap,
+}
+
+/// Why an engine could not be started and made ready: which engine, how it was run, what went
+/// wrong, and the last lines it printed (stdout and stderr).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StartError {
+    /// The engine's display name.
+    pub engine: String,
+    /// The command line that was run.
+    pub command: String,
+    /// What went wrong.
+    pub error: UciError,
+    /// Its last lines of output, oldest first.
+    pub output: Vec<String>,
+}
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "engine {} (`{}`) failed to start: {}",
+            self.engine, self.command, self.error
+        )?;
+        if self.output.is_empty() {
+            write!(f, "; it printed nothing")
+        } else {
+            write!(f, "; its last output:")?;
+            for line in &self.output {
+                write!(f, "\n    {line}")?;
+            }
+            Ok(())
+        }
+    }
+}
+
+impl std::error::Error for StartError {}
+
+/// The command line of a spec, as a user would type it (arguments with spaces quoted).
+pub fn command_line(spec: &EngineSpec) -> String {
+    let mut words = vec![spec.cmd.clone()];
+    for a in &spec.args {
+        if a.is_empty() || a.contains(char::is_whitespace) {
+            words.push(format!("'{a}'"));
+        } else {
+            words.push(a.clone());
+        }
+    }
+    words.join(" ")
 }
 
 /// What a finished search returned: the move and the last known state of the search.
@@ -40,12 +90,45 @@ impl Engine {
     /// Starts the engine and runs the handshake: `uci` → `id`/`option` lines → `uciok`, then the
     /// spec's options with `setoption`, then `isready` → `readyok`. Each wait is bounded by
     /// `startup_timeout`.
-    pub fn start(spec: &EngineSpec, startup_timeout: Duration) -> Result<Engine, UciError> {
+    pub fn start(spec: &EngineSpec, startup_timeout: Duration) -> Result<Engine, StartError> {
+        Engine::start_logged(spec, startup_timeout, None)
+    }
+
+    /// [`Engine::start`], writing every line to and from the engine into `log`.
+    pub fn start_logged(
+        spec: &EngineSpec,
+        startup_timeout: Duration,
+        log: Option<&TrafficLog>,
+    ) -> Result<Engine, StartError> {
+        let tail = OutputTail::default();
+        let failed = |error: UciError| StartError {
+            engine: spec.display_name(),
+            command: command_line(spec),
+            error,
+            output: tail.lines(),
+        };
+        let mut engine = Engine::spawn(spec, &tail, log).map_err(failed)?;
+        match engine.get_ready(spec, startup_timeout) {
+            Ok(()) => Ok(engine),
+            Err(e) => {
+                // The reader threads may still be taking in the last lines of a dying engine.
+                engine.wait_exit(Duration::from_millis(100));
+                std::thread::sleep(Duration::from_millis(20));
+                Err(failed(e))
+            }
+        }
+    }
+
+    fn spawn(
+        spec: &EngineSpec,
+        tail: &OutputTail,
+        log: Option<&TrafficLog>,
+    ) -> Result<Engine, UciError> {
         let mut cmd = Command::new(resolve(&spec.cmd));
         cmd.args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+            .stderr(Stdio::piped());
         if let Some(dir) = &spec.dir {
             cmd.current_dir(dir);
         }
@@ -53,11 +136,19 @@ impl Engine {
             path: spec.cmd.clone(),
             cause: e.to_string(),
         })?;
+        let tap = Tap {
+            tail: tail.clone(),
+            log: log.cloned(),
+            name: spec.display_name(),
+            pid: child.id(),
+        };
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        reader::spawn_stderr(stderr, tap.clone());
         let dropped = Arc::new(AtomicU64::new(0));
-        let rx = reader::spawn(stdout, dropped.clone());
-        let mut engine = Engine {
+        let rx = reader::spawn(stdout, dropped.clone(), Some(tap.clone()));
+        Ok(Engine {
             child,
             stdin,
             rx,
@@ -67,18 +158,37 @@ impl Engine {
             options: Vec::new(),
             dropped,
             exited: None,
-        };
-        engine.handshake(startup_timeout)?;
+            tap,
+        })
+    }
+
+    fn get_ready(&mut self, spec: &EngineSpec, timeout: Duration) -> Result<(), UciError> {
+        self.handshake(timeout)?;
         if spec.name.is_none() {
-            if let Some(id) = &engine.id_name {
-                engine.name = id.clone();
+            if let Some(id) = &self.id_name {
+                self.name = id.clone();
             }
         }
         for (name, value) in &spec.options {
-            engine.send(&format!("setoption name {name} value {value}"))?;
+            self.send(&format!("setoption name {name} value {value}"))?;
         }
-        engine.is_ready(startup_timeout)?;
-        Ok(engine)
+        self.is_ready(timeout)
+    }
+
+    /// The last lines the engine printed (stdout and stderr), oldest first.
+    pub fn output_tail(&self) -> Vec<String> {
+        self.tap.tail.lines()
+    }
+
+    /// A handle on the engine's last lines that outlives the engine (to read what a dying process
+    /// still wrote).
+    pub fn tail_handle(&self) -> OutputTail {
+        self.tap.tail.clone()
+    }
+
+    /// The operating system's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     fn handshake(&mut self, timeout: Duration) -> Result<(), UciError> {
@@ -126,6 +236,7 @@ impl Engine {
 
     /// Sends one raw command line.
     pub fn send(&mut self, line: &str) -> Result<(), UciError> {
+        self.tap.record(Direction::Sent, line);
         let written = self
             .stdin
             .write_all(line.as_bytes())

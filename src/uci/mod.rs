@@ -13,12 +13,14 @@
 mod engine;
 mod error;
 mod info;
+pub mod log;
 pub mod reader;
 mod spec;
 
-pub use engine::{Engine, SearchResult};
+pub use engine::{command_line, Engine, SearchResult, StartError};
 pub use error::UciError;
 pub use info::{BestMove, Info, Score};
+pub use log::TrafficLog;
 pub use spec::{EngineSpec, GoParams};
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 //! `info` lines are dropped (and counted) when the channel is full, while every other line waits
 //! for room, which in turn makes the engine block on its own pipe.
 
+use super::log::{Direction, Tap};
 use std::io::{BufRead, BufReader, Read};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
@@ -27,17 +28,44 @@ pub enum Event {
     Eof,
 }
 
-/// Starts the reader thread for `source`; `dropped` counts the `info` lines thrown away.
-pub fn spawn<R: Read + Send + 'static>(source: R, dropped: Arc<AtomicU64>) -> Receiver<Event> {
+/// Starts the reader thread for `source`; `dropped` counts the `info` lines thrown away; `tap`
+/// (if any) sees every line, dropped ones included.
+pub fn spawn<R: Read + Send + 'static>(
+    source: R,
+    dropped: Arc<AtomicU64>,
+    tap: Option<Tap>,
+) -> Receiver<Event> {
     let (tx, rx) = sync_channel(CHANNEL_CAPACITY);
     std::thread::Builder::new()
         .name("uci-reader".into())
-        .spawn(move || read_loop(source, &tx, &dropped))
+        .spawn(move || read_loop(source, &tx, &dropped, tap.as_ref()))
         .expect("spawning a thread");
     rx
 }
 
-fn read_loop<R: Read>(source: R, tx: &SyncSender<Event>, dropped: &AtomicU64) {
+/// Starts a thread that reads an engine's stderr into `tap` until the engine closes it.
+pub fn spawn_stderr<R: Read + Send + 'static>(source: R, tap: Tap) {
+    std::thread::Builder::new()
+        .name("uci-stderr".into())
+        .spawn(move || {
+            let mut reader = BufReader::with_capacity(16 * 1024, source);
+            let mut line = Vec::with_capacity(256);
+            loop {
+                line.clear();
+                match read_capped_line(&mut reader, &mut line, MAX_LINE) {
+                    Ok(false) | Err(_) => break,
+                    Ok(true) => {}
+                }
+                while line.last().is_some_and(|&b| b == b'\r' || b == b'\n') {
+                    line.pop();
+                }
+                tap.record(Direction::Stderr, &String::from_utf8_lossy(&line));
+            }
+        })
+        .expect("spawning a thread");
+}
+
+fn read_loop<R: Read>(source: R, tx: &SyncSender<Event>, dropped: &AtomicU64, tap: Option<&Tap>) {
     let mut reader = BufReader::with_capacity(64 * 1024, source);
     let mut line = Vec::with_capacity(256);
     loop {
@@ -50,6 +78,9 @@ fn read_loop<R: Read>(source: R, tx: &SyncSender<Event>, dropped: &AtomicU64) {
             line.pop();
         }
         let text = String::from_utf8_lossy(&line).into_owned();
+        if let Some(tap) = tap {
+            tap.record(Direction::Received, &text);
+        }
         let droppable = text.starts_with("info");
         let event = Event::Line(text, Instant::now());
         let sent = if droppable {
@@ -116,7 +147,7 @@ mod tests {
 
     #[test]
     fn splits_lines_and_strips_line_ends() {
-        let rx = spawn(&b"uciok\r\nreadyok\nlast"[..], Arc::default());
+        let rx = spawn(&b"uciok\r\nreadyok\nlast"[..], Arc::default(), None);
         assert_eq!(lines(&rx), ["uciok", "readyok", "last"]);
     }
 
@@ -124,7 +155,7 @@ mod tests {
     fn truncates_very_long_lines() {
         let mut data = vec![b'x'; MAX_LINE * 3];
         data.extend_from_slice(b"\nbestmove e2e4\n");
-        let rx = spawn(std::io::Cursor::new(data), Arc::default());
+        let rx = spawn(std::io::Cursor::new(data), Arc::default(), None);
         let got = lines(&rx);
         assert_eq!(got.len(), 2);
         assert_eq!(got[0].len(), MAX_LINE);
@@ -139,7 +170,7 @@ mod tests {
         }
         data.extend_from_slice(b"bestmove a2a3\n");
         let dropped = Arc::new(AtomicU64::new(0));
-        let rx = spawn(std::io::Cursor::new(data), dropped.clone());
+        let rx = spawn(std::io::Cursor::new(data), dropped.clone(), None);
         // Let the reader fill the channel before consuming anything.
         std::thread::sleep(Duration::from_millis(300));
         let got = lines(&rx);

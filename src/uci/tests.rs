@@ -66,7 +66,7 @@ fn missing_program_is_a_spawn_error() {
     let err = Engine::start(&EngineSpec::new("/nonexistent/engine"), SEC)
         .err()
         .unwrap();
-    assert!(matches!(err, UciError::Spawn { .. }), "{err}");
+    assert!(matches!(err.error, UciError::Spawn { .. }), "{err}");
     assert!(err.to_string().contains("/nonexistent/engine"));
 }
 
@@ -104,18 +104,18 @@ fn handshake_failures_time_out() {
     let err = Engine::start(&faulty(&["--no-uciok"]), Duration::from_millis(300))
         .err()
         .unwrap();
-    assert_eq!(err, UciError::Timeout("uciok".into()));
+    assert_eq!(err.error, UciError::Timeout("uciok".into()));
     let err = Engine::start(&faulty(&["--no-readyok"]), Duration::from_millis(300))
         .err()
         .unwrap();
-    assert_eq!(err, UciError::Timeout("readyok".into()));
+    assert_eq!(err.error, UciError::Timeout("readyok".into()));
     let err = Engine::start(
         &faulty(&["--slow-start", "2000"]),
         Duration::from_millis(300),
     )
     .err()
     .unwrap();
-    assert_eq!(err, UciError::Timeout("uciok".into()));
+    assert_eq!(err.error, UciError::Timeout("uciok".into()));
     assert!(t.elapsed() < 3 * SEC);
     // A slow start within the allowance is fine.
     Engine::start(&faulty(&["--slow-start", "100"]), 5 * SEC).unwrap();

@@ -1,0 +1,183 @@
+//! What is checked before the first game, so that a broken setup costs seconds and gives no
+//! verdict: the configuration (unique names, bounded limits, files), one start of every engine
+//! (handshake and options), and warnings about openings that make games repeat.
+
+use super::config::MatchConfig;
+use super::schedule::GameJob;
+use crate::uci::{Engine, StartError, TrafficLog};
+use anyhow::bail;
+use std::collections::HashSet;
+
+/// Errors for configurations no game can be played with.
+pub fn check_config(cfg: &MatchConfig) -> anyhow::Result<()> {
+    if cfg.engines.len() < 2 {
+        bail!(
+            "a match needs at least two engines (got {})",
+            cfg.engines.len()
+        );
+    }
+    if !(1..=2).contains(&cfg.games_per_round) {
+        bail!(
+            "games per round must be 1 or 2 (got {})",
+            cfg.games_per_round
+        );
+    }
+    if cfg.concurrency == 0 {
+        bail!("concurrency must be at least 1");
+    }
+    let mut names = HashSet::new();
+    for e in &cfg.engines {
+        let name = e.spec.display_name();
+        if !names.insert(name.clone()) {
+            bail!(
+                "two engines are named `{name}`: their results would merge; give each its own \
+                 name= (e.g. --engine cmd=... name=dev --engine cmd=... name=base)"
+            );
+        }
+        let cmd = std::path::Path::new(&e.spec.cmd);
+        let base = e
+            .spec
+            .dir
+            .as_deref()
+            .filter(|_| cmd.is_relative() && !cmd.exists());
+        let exists = base.map_or_else(|| cmd.exists(), |d| d.join(cmd).exists());
+        if e.spec.cmd.contains('/') && !exists {
+            bail!("engine {name}: `{}` does not exist", e.spec.cmd);
+        }
+        if !e.limits.is_bounded() {
+            bail!(
+                "engine {name}: no time control or limit (give tc=, st=, nodes= or depth=; \
+                 tc=inf needs nodes= or depth=)"
+            );
+        }
+    }
+    if let (Some(path), false) = (&cfg.results, cfg.resume) {
+        if path.exists() {
+            bail!(
+                "{} already holds the results of a run; it is never overwritten. Continue that \
+                 run with --resume {}, or choose another file with --results FILE",
+                path.display(),
+                path.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Starts every engine once (handshake, options, `isready`) and quits it. The first that fails
+/// is returned; unknown options are reported as warnings.
+pub fn start_each(cfg: &MatchConfig, log: Option<&TrafficLog>) -> Result<Vec<String>, StartError> {
+    let mut warnings = Vec::new();
+    for e in &cfg.engines {
+        let engine = Engine::start_logged(&e.spec, cfg.startup, log)?;
+        for (name, _) in &e.spec.options {
+            let declared = engine.declared_options();
+            if !declared.iter().any(|d| d.eq_ignore_ascii_case(name)) {
+                warnings.push(format!(
+                    "engine {} does not declare option `{name}` (it declares: {}); the setting \
+                     probably has no effect",
+                    e.spec.display_name(),
+                    declared.join(", ")
+                ));
+            }
+        }
+        engine.quit(std::time::Duration::from_millis(500));
+    }
+    Ok(warnings)
+}
+
+/// Warnings about openings: more rounds than openings (each is then played again), and
+/// deterministic limits, with which a repeated opening repeats the same games.
+pub fn opening_warnings(cfg: &MatchConfig, jobs: &[GameJob], n_openings: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let needed = jobs.iter().map(|j| j.round).max().map_or(0, |r| r + 1) as usize;
+    let deterministic = cfg
+        .engines
+        .iter()
+        .all(|e| e.limits.tc.is_none() && e.limits.movetime_ms.is_none());
+    let book = if cfg.book_name.is_empty() {
+        "the start position".to_owned()
+    } else {
+        cfg.book_name.clone()
+    };
+    if needed > n_openings {
+        let mut w = format!(
+            "{needed} rounds need {needed} openings, but {book} has {n_openings}: openings \
+             are used again"
+        );
+        if deterministic {
+            w.push_str(
+                ", and with node or depth limits only a repeated opening gives the same games \
+                 move for move. Those pairs are not independent, so the error bars and the SPRT \
+                 overstate the evidence. Use a larger book, a clock (tc= or st=), or fewer rounds",
+            );
+        } else {
+            w.push_str(
+                "; with a clock the games still differ, but the openings' own bias counts more \
+                 than once",
+            );
+        }
+        out.push(w);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Limits;
+    use crate::tournament::schedule::schedule;
+    use crate::tournament::{EngineConfig, Mode};
+    use crate::uci::EngineSpec;
+
+    fn cfg(limits: Limits) -> MatchConfig {
+        let e = |n: &str| EngineConfig {
+            spec: EngineSpec {
+                name: Some(n.into()),
+                ..EngineSpec::new("/bin/true")
+            },
+            limits,
+        };
+        MatchConfig::new(vec![e("a"), e("b")], vec![])
+    }
+
+    #[test]
+    fn repeated_openings_are_warned_about_and_deterministic_limits_more_so() {
+        let nodes = Limits {
+            nodes: Some(1000),
+            ..Limits::default()
+        };
+        let jobs = schedule(2, Mode::Gauntlet, 5, 2, 3);
+        let w = opening_warnings(&cfg(nodes), &jobs, 3);
+        assert_eq!(w.len(), 1);
+        assert!(w[0].contains("5 rounds need 5 openings"), "{}", w[0]);
+        assert!(w[0].contains("not independent"), "{}", w[0]);
+        let clock = Limits {
+            tc: Some("1+0.01".parse().unwrap()),
+            ..Limits::default()
+        };
+        let w = opening_warnings(&cfg(clock), &jobs, 3);
+        assert!(!w[0].contains("not independent"), "{}", w[0]);
+        assert!(opening_warnings(&cfg(nodes), &jobs, 5).is_empty());
+    }
+
+    #[test]
+    fn duplicate_names_and_an_existing_results_file_are_refused() {
+        let mut c = cfg(Limits {
+            nodes: Some(1),
+            ..Limits::default()
+        });
+        c.engines[1].spec.name = Some("a".into());
+        let err = check_config(&c).unwrap_err().to_string();
+        assert!(err.contains("two engines are named `a`"), "{err}");
+        c.engines[1].spec.name = Some("b".into());
+        let path = std::env::temp_dir().join(format!("sable-pre-{}.json", std::process::id()));
+        std::fs::write(&path, "{}").unwrap();
+        c.results = Some(path.clone());
+        let err = check_config(&c).unwrap_err().to_string();
+        assert!(err.contains("--resume"), "{err}");
+        c.resume = true;
+        check_config(&c).unwrap();
+        std::fs::remove_file(&path).ok();
+    }
+}

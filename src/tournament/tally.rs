@@ -1,0 +1,325 @@
+//! The collecting thread's bookkeeping: every finished game is counted here, in the order it
+//! arrived (the journal's order, so a resume replays the same decisions), and here the fault
+//! rules and the SPRT decide whether the run goes on.
+
+use super::config::{MatchConfig, MatchOutcome, Stop};
+use super::report;
+use super::resume::{GameEntry, ResultsFile};
+use crate::game::Outcome;
+use crate::stats::{Decision, GameResult, SprtPoint};
+use std::collections::HashSet;
+
+/// Everything the collecting thread owns.
+pub(super) struct Tally {
+    pub(super) outcome: MatchOutcome,
+    pub(super) file: ResultsFile,
+    pub(super) pgn: Option<std::fs::File>,
+    pub(super) journal: Option<std::fs::File>,
+    /// Faults in a row per engine.
+    pub(super) consecutive: Vec<u32>,
+    /// Fingerprints of the games so far, to find exact repeats.
+    pub(super) seen: HashSet<u64>,
+}
+
+impl Tally {
+    /// Whether the run is over: an SPRT decision or a stop.
+    pub(super) fn finished(&self) -> bool {
+        let o = &self.outcome;
+        o.stopped.is_some() || o.decision.is_some_and(|d| d != Decision::Continue)
+    }
+
+    /// Rewrites the results summary (atomically).
+    pub(super) fn save(&mut self, cfg: &MatchConfig, path: &std::path::Path) -> anyhow::Result<()> {
+        let o = &self.outcome;
+        self.file.finished = o.games;
+        self.file.pairings = report::summaries(cfg, o);
+        self.file.decision = o
+            .decision
+            .filter(|_| o.stopped.is_none())
+            .map(|d| d.to_string());
+        self.file.stopped = o.stopped.as_ref().map(|s| s.to_string());
+        self.file.faults = report::fault_summaries(o);
+        self.file.fault_rules = Some(cfg.fault_rules);
+        self.file.repeated_games = o.repeated_games;
+        self.file.save(path).map_err(anyhow::Error::msg)
+    }
+
+    /// Counts one finished game (new or loaded by resume). Once the run is decided or stopped,
+    /// later games (already in flight then) are counted but change neither the decision nor
+    /// the stop: the verdict reported is the one that stopped the run.
+    pub(super) fn apply(&mut self, cfg: &MatchConfig, e: &GameEntry) {
+        let settled = self.finished();
+        let o = &mut self.outcome;
+        o.games += 1;
+        if settled {
+            o.late_games += 1;
+        }
+        if let Some(h) = e.moves_hash {
+            if !self.seen.insert(h) {
+                o.repeated_games += 1;
+            }
+        }
+        let n_pairings = o.pairings.len() as u64;
+        let Some(p) = o.pairings.get_mut(e.pairing) else {
+            return;
+        };
+        let a_is_white = e.white == p.a;
+        let result = match (e.outcome, a_is_white) {
+            (Outcome::Draw, _) => GameResult::Draw,
+            (Outcome::WhiteWins, true) | (Outcome::BlackWins, false) => GameResult::Win,
+            _ => GameResult::Loss,
+        };
+        let round = (e.pair / n_pairings) as u32;
+        let slot = p.rounds.entry(round).or_insert((0.0, 0));
+        slot.0 += match result {
+            GameResult::Win => 1.0,
+            GameResult::Draw => 0.5,
+            GameResult::Loss => 0.0,
+        };
+        slot.1 += 1;
+        let pair_done = p.tracker.add(e.pair, result).is_some() || cfg.games_per_round == 1;
+        let faulty = e
+            .fault
+            .as_ref()
+            .map(|f| if f.white { e.white } else { e.black });
+        for engine in [e.white, e.black] {
+            if let Some(n) = o.engine_games.get_mut(engine) {
+                *n += 1;
+            }
+            if let Some(c) = self.consecutive.get_mut(engine) {
+                *c = if faulty == Some(engine) { *c + 1 } else { 0 };
+            }
+        }
+        if let (Some(f), Some(engine)) = (&e.fault, faulty) {
+            o.faults[engine].add(f.kind);
+            let rules = &cfg.fault_rules;
+            let run = self.consecutive[engine];
+            if settled {
+                return;
+            } else if !cfg.recover && f.kind.needs_restart() {
+                o.stopped = Some(Stop::Fault(format!(
+                    "{} ({}), and --recover is off",
+                    e.reason, f.detail
+                )));
+            } else if rules.max_consecutive > 0 && run >= rules.max_consecutive {
+                o.stopped = Some(Stop::ConsecutiveFaults {
+                    engine: o.names[engine].clone(),
+                    count: run,
+                    last: format!("{}: {}", e.reason, f.detail),
+                });
+            }
+        }
+        if settled || o.stopped.is_some() {
+            return;
+        }
+        if let (Some(sprt), true, 1) = (cfg.sprt, pair_done, o.pairings.len()) {
+            let point = report::with_report(cfg, &o.names, &o.pairings[0], SprtPoint::from_report);
+            let decision = sprt.bounds.decide(point.llr);
+            o.history.push(point);
+            o.decision = Some(decision);
+            if decision != Decision::Continue {
+                if let Some(&(i, _)) = o.fault_shares_over(&cfg.fault_rules).first() {
+                    o.stopped = Some(Stop::FaultShare {
+                        engine: o.names[i].clone(),
+                        faults: o.faults[i].total(),
+                        games: o.engine_games[i],
+                        limit: cfg.fault_rules.max_share,
+                        bound: decision,
+                    });
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Fault, FaultKind, Limits};
+    use crate::stats::PairTracker;
+    use crate::stats::{Model, Sprt};
+    use crate::tournament::config::{FaultCounts, PairingResult};
+    use crate::tournament::EngineConfig;
+    use crate::uci::EngineSpec;
+
+    fn sprt_config() -> MatchConfig {
+        let e = |n: &str| EngineConfig {
+            spec: EngineSpec {
+                name: Some(n.into()),
+                ..EngineSpec::new("/bin/true")
+            },
+            limits: Limits {
+                nodes: Some(1),
+                ..Limits::default()
+            },
+        };
+        let mut cfg = MatchConfig::new(vec![e("dev"), e("base")], vec![]);
+        cfg.sprt = Some(Sprt::new(0.0, 10.0, 0.05, 0.05, Model::Normalized).unwrap());
+        cfg
+    }
+
+    fn state(cfg: &MatchConfig) -> Tally {
+        Tally {
+            outcome: MatchOutcome {
+                names: vec!["dev".into(), "base".into()],
+                pairings: vec![PairingResult {
+                    a: 0,
+                    b: 1,
+                    tracker: PairTracker::new(),
+                    rounds: Default::default(),
+                }],
+                games: 0,
+                resumed: 0,
+                scheduled: 100_000,
+                faults: vec![FaultCounts::default(); 2],
+                decision: None,
+                history: Vec::new(),
+                stopped: None,
+                engine_games: vec![0; 2],
+                repeated_games: 0,
+                late_games: 0,
+            },
+            file: ResultsFile::default(),
+            pgn: None,
+            journal: None,
+            consecutive: vec![0; cfg.engines.len()],
+            seen: HashSet::new(),
+        }
+    }
+
+    /// Game `id` of pair `id / 2`, dev (engine 0) scoring `dev_points` (1, 0.5 or 0).
+    fn entry(id: u64, dev_points: f64, fault_of_base: bool) -> GameEntry {
+        let dev_white = id.is_multiple_of(2);
+        let (white, black) = if dev_white { (0, 1) } else { (1, 0) };
+        let outcome = match (dev_points, dev_white) {
+            (0.5, _) => Outcome::Draw,
+            (1.0, true) | (0.0, false) => Outcome::WhiteWins,
+            _ => Outcome::BlackWins,
+        };
+        GameEntry {
+            id,
+            pair: id / 2,
+            pairing: 0,
+            white,
+            black,
+            opening: 0,
+            outcome,
+            reason: "test".into(),
+            fault: fault_of_base.then(|| Fault {
+                white: !dev_white,
+                kind: FaultKind::Crash,
+                detail: "exit status: 3".into(),
+            }),
+            plies: 10,
+            duration_ms: 1,
+            moves_hash: Some(id),
+        }
+    }
+
+    #[test]
+    fn the_verdict_that_stops_the_run_is_the_verdict_reported() {
+        let cfg = sprt_config();
+        let mut s = state(&cfg);
+        let mut id = 0;
+        // Dev loses pair after pair until H0 is accepted.
+        while !s.finished() {
+            s.apply(&cfg, &entry(id, 0.0, false));
+            id += 1;
+            assert!(id < 1000, "H0 never accepted");
+        }
+        assert_eq!(s.outcome.decision, Some(Decision::AcceptH0));
+        let history = s.outcome.history.len();
+        // Games in flight at that moment, all won by dev, would pull the LLR back inside the
+        // bounds; they are counted, but the decision stands.
+        let late = id + 40;
+        while id < late {
+            s.apply(&cfg, &entry(id, 1.0, false));
+            id += 1;
+        }
+        let llr_now = report::with_report(
+            &cfg,
+            &s.outcome.names,
+            &s.outcome.pairings[0],
+            SprtPoint::from_report,
+        )
+        .llr;
+        assert_eq!(
+            cfg.sprt.unwrap().bounds.decide(llr_now),
+            Decision::Continue,
+            "the late games would have changed the decision (LLR {llr_now})"
+        );
+        assert_eq!(s.outcome.decision, Some(Decision::AcceptH0));
+        assert_eq!(s.outcome.history.len(), history);
+        assert_eq!(s.outcome.late_games, 40);
+        assert_eq!(s.outcome.games, id);
+    }
+
+    #[test]
+    fn a_bound_reached_through_faults_gives_no_verdict() {
+        let mut cfg = sprt_config();
+        cfg.fault_rules.max_consecutive = 0;
+        let mut s = state(&cfg);
+        let mut id = 0;
+        // Base crashes in every game: dev "wins" them all.
+        while !s.finished() {
+            s.apply(&cfg, &entry(id, 1.0, true));
+            id += 1;
+        }
+        match s.outcome.stopped.as_ref().unwrap() {
+            Stop::FaultShare {
+                engine,
+                faults,
+                games,
+                bound,
+                ..
+            } => {
+                assert_eq!(engine, "base");
+                assert_eq!((*faults, *games), (id, id));
+                assert_eq!(*bound, Decision::AcceptH1);
+            }
+            other => panic!("{other:?}"),
+        }
+        // With a limit above the share the same games decide.
+        cfg.fault_rules.max_share = 1.0;
+        let mut s = state(&cfg);
+        for i in 0..id {
+            s.apply(&cfg, &entry(i, 1.0, true));
+        }
+        assert_eq!(s.outcome.stopped, None);
+        assert_eq!(s.outcome.decision, Some(Decision::AcceptH1));
+    }
+
+    #[test]
+    fn consecutive_faults_of_one_engine_stop_the_run_and_a_clean_game_resets_the_count() {
+        let cfg = sprt_config();
+        let mut s = state(&cfg);
+        s.apply(&cfg, &entry(0, 1.0, true));
+        s.apply(&cfg, &entry(1, 1.0, true));
+        s.apply(&cfg, &entry(2, 0.5, false));
+        s.apply(&cfg, &entry(3, 1.0, true));
+        s.apply(&cfg, &entry(4, 1.0, true));
+        assert_eq!(s.outcome.stopped, None);
+        s.apply(&cfg, &entry(5, 1.0, true));
+        match s.outcome.stopped.as_ref().unwrap() {
+            Stop::ConsecutiveFaults { engine, count, .. } => {
+                assert_eq!((engine.as_str(), *count), ("base", 3));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(s.outcome.faults[1].crashes, 5);
+    }
+
+    #[test]
+    fn exact_repeats_are_counted() {
+        let cfg = sprt_config();
+        let mut s = state(&cfg);
+        let mut e = entry(0, 0.5, false);
+        s.apply(&cfg, &e);
+        e.id = 2;
+        s.apply(&cfg, &e);
+        e.id = 4;
+        e.moves_hash = Some(77);
+        s.apply(&cfg, &e);
+        assert_eq!(s.outcome.repeated_games, 1);
+    }
+}
