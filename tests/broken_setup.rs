@@ -119,6 +119,10 @@ fn a_base_that_crashes_at_its_first_move_every_game_gives_no_verdict() {
     assert_eq!(summary["faults"][1]["engine"], "base");
     assert!(summary["faults"][1]["crashes"].as_u64().unwrap() >= 3);
     assert_eq!(summary["fault_rules"]["max_consecutive"], 3);
+    assert!(
+        t.contains("harness sprt --resume sprt.json"),
+        "how to go on: {t}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

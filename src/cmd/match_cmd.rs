@@ -368,7 +368,9 @@ pub fn print_speed(o: &MatchOutcome, wall: std::time::Duration) {
 
 /// The final report: every pairing in the fastchess layout, faults, and speed.
 pub fn print_final(cfg: &MatchConfig, o: &MatchOutcome) {
-    print!("{}", report::interim(cfg, o));
+    if o.games > 0 {
+        print!("{}", report::interim(cfg, o));
+    }
     for c in crate::tournament::compare::challengers(o) {
         println!("{c}");
     }
@@ -404,7 +406,7 @@ pub fn print_final(cfg: &MatchConfig, o: &MatchOutcome) {
     }
     if o.late_games > 0 {
         println!(
-            "{} games in flight when the run stopped were recorded; they did not change its outcome",
+            "{} game(s) in flight when the run stopped were recorded; they did not change its outcome",
             o.late_games
         );
     }
@@ -412,15 +414,21 @@ pub fn print_final(cfg: &MatchConfig, o: &MatchOutcome) {
         println!("Stopped, no verdict: {why}");
     }
     println!("Finished {} of {} games", o.games, o.scheduled);
-    if let Some(path) = &cfg.results {
-        println!("Results: {}", path.display());
-        if o.games < o.scheduled && o.stopped.is_some() {
-            println!(
-                "To continue once the engines are mended: harness {} --resume {}",
-                if cfg.sprt.is_some() { "sprt" } else { "match" },
-                path.display()
-            );
+    let kind = if cfg.sprt.is_some() { "sprt" } else { "match" };
+    match &cfg.results {
+        Some(path) if path.exists() => {
+            println!("Results: {}", path.display());
+            if o.games < o.scheduled && o.stopped.is_some() {
+                println!(
+                    "To continue once the engines are mended: harness {kind} --resume {}",
+                    path.display()
+                );
+            }
         }
+        _ if o.stopped.is_some() && o.games == 0 => {
+            println!("Nothing was played or written: mend the setup and run the command again");
+        }
+        _ => {}
     }
 }
 

@@ -102,8 +102,8 @@ pub fn opening_warnings(cfg: &MatchConfig, jobs: &[GameJob], n_openings: usize) 
     };
     if needed > n_openings {
         let mut w = format!(
-            "{needed} rounds need {needed} openings, but {book} has {n_openings}: openings \
-             are used again"
+            "{needed} rounds need {needed} openings, but {book} has {n_openings}: after \
+             {n_openings} rounds they are used again"
         );
         if deterministic {
             w.push_str(
