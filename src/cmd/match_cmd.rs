@@ -1,10 +1,13 @@
 //! `harness match`: play a match between UCI engines (fastchess vocabulary).
 
 use crate::tournament::book::{default_book, BookSpec, DEFAULT_BOOK_PATH};
+use crate::tournament::config::Stop;
 use crate::tournament::engine_args::{adjudication, engine_from_words};
 use crate::tournament::resume::ResultsFile;
 use crate::tournament::revision::{build_revision, repo_root};
-use crate::tournament::{report, run_match, EngineConfig, MatchConfig, MatchOutcome, Mode};
+use crate::tournament::{
+    interrupt, report, run_match, EngineConfig, MatchConfig, MatchOutcome, Mode,
+};
 use anyhow::{bail, Context};
 use clap::Parser;
 use std::path::PathBuf;
@@ -123,18 +126,20 @@ struct Stored {
 pub const EXIT_NO_VERDICT: i32 = 4;
 
 /// Runs the subcommand; returns the process exit code (0: done; 4: stopped by a broken setup
-/// or faulty engines, or faults above --max-fault-share).
+/// or faulty engines, or faults above --max-fault-share; 130: interrupted, resumable).
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let cfg = build_config(args, "match", None)?;
+    interrupt::install();
     let start = std::time::Instant::now();
     let outcome = run_match(&cfg)?;
     print_final(&cfg, &outcome);
     print_speed(&outcome, start.elapsed());
     let too_many = !outcome.fault_shares_over(&cfg.fault_rules).is_empty();
-    Ok(if outcome.stopped.is_some() || too_many {
-        EXIT_NO_VERDICT
-    } else {
-        0
+    Ok(match &outcome.stopped {
+        Some(Stop::Interrupted) => interrupt::EXIT_INTERRUPTED,
+        Some(_) => EXIT_NO_VERDICT,
+        None if too_many => EXIT_NO_VERDICT,
+        None => 0,
     })
 }
 
@@ -410,19 +415,23 @@ pub fn print_final(cfg: &MatchConfig, o: &MatchOutcome) {
             o.late_games
         );
     }
-    if let Some(why) = &o.stopped {
-        println!("Stopped, no verdict: {why}");
+    match &o.stopped {
+        Some(Stop::Interrupted) => println!("Stopped: {}", Stop::Interrupted),
+        Some(why) => println!("Stopped, no verdict: {why}"),
+        None => {}
     }
     println!("Finished {} of {} games", o.games, o.scheduled);
     let kind = if cfg.sprt.is_some() { "sprt" } else { "match" };
     match &cfg.results {
         Some(path) if path.exists() => {
             println!("Results: {}", path.display());
-            if o.games < o.scheduled && o.stopped.is_some() {
-                println!(
-                    "To continue once the engines are mended: harness {kind} --resume {}",
-                    path.display()
-                );
+            let how = match &o.stopped {
+                Some(Stop::Interrupted) => "To continue",
+                Some(_) => "To continue once the engines are mended",
+                None => "",
+            };
+            if o.games < o.scheduled && !how.is_empty() {
+                println!("{how}: harness {kind} --resume {}", path.display());
             }
         }
         _ if o.stopped.is_some() && o.games == 0 => {

@@ -2,7 +2,8 @@
 
 use super::match_cmd::{self, build_config, check_two_engines, print_final};
 use crate::stats::{chart::sprt_chart, Decision, Model, Sprt};
-use crate::tournament::run_match;
+use crate::tournament::config::Stop;
+use crate::tournament::{interrupt, run_match};
 use clap::Parser;
 use std::path::PathBuf;
 
@@ -71,6 +72,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         .map_err(anyhow::Error::msg)?;
     check_two_engines(&cfg)?;
     cfg.sprt = Some(sprt);
+    interrupt::install();
     let start = std::time::Instant::now();
     let outcome = run_match(&cfg)?;
     print_final(&cfg, &outcome);
@@ -80,9 +82,16 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         sprt_chart(&outcome.history, &sprt, &title, &args.plot)?;
         println!("Chart: {}", args.plot.display());
     }
-    if outcome.stopped.is_some() {
-        println!("SPRT: no verdict");
-        return Ok(match_cmd::EXIT_NO_VERDICT);
+    match &outcome.stopped {
+        Some(Stop::Interrupted) => {
+            println!("SPRT: not finished (interrupted)");
+            return Ok(interrupt::EXIT_INTERRUPTED);
+        }
+        Some(_) => {
+            println!("SPRT: no verdict");
+            return Ok(match_cmd::EXIT_NO_VERDICT);
+        }
+        None => {}
     }
     let decision = outcome.decision.unwrap_or(Decision::Continue);
     println!("SPRT: {decision}");

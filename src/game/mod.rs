@@ -12,7 +12,7 @@ pub mod record;
 pub mod tc;
 
 pub use adjudication::{Adjudication, DrawRule, ResignRule};
-pub use play::{play_game, GameSettings, Opening};
+pub use play::{play_game, GameSettings, NotPlayed, Opening};
 pub use player::Player;
 pub use record::{Fault, FaultKind, GameRecord, MoveRecord, Outcome, Termination};
 pub use tc::{Limits, TimeControl};

@@ -53,6 +53,29 @@ pub struct GameSettings {
     pub black_limits: Limits,
     /// Adjudication rules.
     pub adjudication: Adjudication,
+    /// Asked before every move: true abandons the game (Ctrl-C); it is then not played at all.
+    pub abandon: fn() -> bool,
+}
+
+impl GameSettings {
+    /// Settings with these limits and rules, never abandoned.
+    pub fn new(white: Limits, black: Limits, adjudication: Adjudication) -> GameSettings {
+        GameSettings {
+            white_limits: white,
+            black_limits: black,
+            adjudication,
+            abandon: || false,
+        }
+    }
+}
+
+/// Why a game was not played: no result, nothing to score.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotPlayed {
+    /// An engine could not be started or made ready.
+    Start(StartError),
+    /// The game was abandoned between moves because the run was interrupted.
+    Abandoned,
 }
 
 /// How a game ended, before it is written into the record.
@@ -156,14 +179,19 @@ pub fn play_game(
     black: &mut Player,
     opening: &Opening,
     settings: &GameSettings,
-) -> Result<GameRecord, StartError> {
+) -> Result<GameRecord, NotPlayed> {
     let start_time = std::time::SystemTime::now();
     let started = Instant::now();
     let mut moves: Vec<MoveRecord> = Vec::new();
     let ending = match run(white, black, opening, settings, &mut moves) {
         Ok(ending) => ending,
-        Err((Color::White, cause)) => return Err(white.start_error(cause)),
-        Err((Color::Black, cause)) => return Err(black.start_error(cause)),
+        Err(Unplayed::Start(Color::White, cause)) => {
+            return Err(NotPlayed::Start(white.start_error(cause)))
+        }
+        Err(Unplayed::Start(Color::Black, cause)) => {
+            return Err(NotPlayed::Start(black.start_error(cause)))
+        }
+        Err(Unplayed::Abandoned) => return Err(NotPlayed::Abandoned),
     };
     let mut fault_output = Vec::new();
     if let Some(f) = &ending.fault {
@@ -196,7 +224,7 @@ fn run(
     opening: &Opening,
     settings: &GameSettings,
     moves: &mut Vec<MoveRecord>,
-) -> Result<Ending, (Color, UciError)> {
+) -> Result<Ending, Unplayed> {
     let mut pos: Chess = match &opening.fen {
         None => Chess::default(),
         Some(_) => match (Opening {
@@ -237,12 +265,18 @@ fn run(
     }
     for (color, p) in [(Color::White, &mut *white), (Color::Black, &mut *black)] {
         // A failure here means that even a freshly started process would not get ready.
-        p.new_game().map_err(|e| (color, e))?;
+        p.new_game().map_err(|e| Unplayed::Start(color, e))?;
     }
     let uci_moves: Vec<String> = moves.iter().map(|m| m.uci.clone()).collect();
-    Ok(play_moves(
+    play_moves(
         white, black, opening, settings, moves, pos, history, uci_moves,
-    ))
+    )
+}
+
+/// [`NotPlayed`] before the failing player's details are added.
+enum Unplayed {
+    Start(Color, UciError),
+    Abandoned,
 }
 
 /// The moves of the game from the book position to its end.
@@ -256,7 +290,7 @@ fn play_moves(
     mut pos: Chess,
     mut history: Vec<Zobrist64>,
     mut played: Vec<String>,
-) -> Ending {
+) -> Result<Ending, Unplayed> {
     let mut clocks = [
         Clock::new(settings.white_limits),
         Clock::new(settings.black_limits),
@@ -264,7 +298,10 @@ fn play_moves(
     let mut adjudicator = Adjudicator::new(settings.adjudication);
     loop {
         if let Some(end) = rules_ending(&pos, &history) {
-            return end;
+            return Ok(end);
+        }
+        if (settings.abandon)() {
+            return Err(Unplayed::Abandoned);
         }
         let turn = pos.turn();
         let limits = if turn == Color::White {
@@ -297,13 +334,23 @@ fn play_moves(
                     player.discard();
                 }
                 let detail = format!("no move within {} ms", deadline.as_millis());
-                return Ending::fault(turn, FaultKind::TimeLoss, detail, opponent_can_mate);
+                return Ok(Ending::fault(
+                    turn,
+                    FaultKind::TimeLoss,
+                    detail,
+                    opponent_can_mate,
+                ));
             }
-            Err(e) => return Ending::fault(turn, fault_kind(&e), e.to_string(), true),
+            Err(e) => return Ok(Ending::fault(turn, fault_kind(&e), e.to_string(), true)),
         };
         if clock.charge(result.elapsed) == ClockVerdict::Flagged {
             let detail = format!("used {} ms", result.elapsed.as_millis());
-            return Ending::fault(turn, FaultKind::TimeLoss, detail, opponent_can_mate);
+            return Ok(Ending::fault(
+                turn,
+                FaultKind::TimeLoss,
+                detail,
+                opponent_can_mate,
+            ));
         }
         let sent = result.best.mv.clone().unwrap_or_else(|| "0000".to_owned());
         let Some(mv) = sent
@@ -311,7 +358,7 @@ fn play_moves(
             .ok()
             .and_then(|u| u.to_move(&pos).ok())
         else {
-            return Ending::fault(turn, FaultKind::IllegalMove, sent, true);
+            return Ok(Ending::fault(turn, FaultKind::IllegalMove, sent, true));
         };
         let fullmove = pos.fullmoves().get();
         let san = SanPlus::from_move_and_play_unchecked(&mut pos, mv).to_string();
@@ -329,13 +376,16 @@ fn play_moves(
         played.push(sent);
         match adjudicator.after_move(turn, fullmove, info.score) {
             None => {}
-            Some(Verdict::Draw) => return adjudicated(Outcome::Draw, "Draw by adjudication"),
+            Some(Verdict::Draw) => return Ok(adjudicated(Outcome::Draw, "Draw by adjudication")),
             Some(Verdict::MaxMoves) => {
-                return adjudicated(Outcome::Draw, "Draw by adjudication: maximum moves")
+                return Ok(adjudicated(
+                    Outcome::Draw,
+                    "Draw by adjudication: maximum moves",
+                ))
             }
             Some(Verdict::Resign(loser)) => {
                 let reason = format!("{} wins by adjudication", side_name(!loser));
-                return adjudicated(Outcome::win_for(!loser), &reason);
+                return Ok(adjudicated(Outcome::win_for(!loser), &reason));
             }
         }
     }

@@ -18,11 +18,7 @@ fn settings(tc: &str) -> GameSettings {
         margin_ms: 100,
         ..Limits::default()
     };
-    GameSettings {
-        white_limits: limits,
-        black_limits: limits,
-        adjudication: Adjudication::default(),
-    }
+    GameSettings::new(limits, limits, Adjudication::default())
 }
 
 fn play(w: &mut Player, b: &mut Player) -> GameRecord {
@@ -101,11 +97,7 @@ fn slow_moves_flag_on_the_runners_clock() {
         tc: Some("0.5+0".parse().unwrap()),
         ..Limits::default()
     };
-    let s = GameSettings {
-        white_limits: limits,
-        black_limits: limits,
-        adjudication: Adjudication::default(),
-    };
+    let s = GameSettings::new(limits, limits, Adjudication::default());
     let g = play_game(&mut w, &mut b, &Opening::default(), &s).unwrap();
     assert_fault(&g, false, FaultKind::TimeLoss);
     // 150 ms per move from 500 ms: Black's fourth move runs out (White has played four).
@@ -127,8 +119,14 @@ fn illegal_and_malformed_moves_lose() {
 
 #[test]
 fn a_failed_start_is_no_game_and_names_the_engine_and_its_output() {
-    let start = |p: &mut Player, q: &mut Player| {
-        play_game(p, q, &Opening::default(), &settings("10+0.1")).unwrap_err()
+    let start = |p: &mut Player, q: &mut Player| match play_game(
+        p,
+        q,
+        &Opening::default(),
+        &settings("10+0.1"),
+    ) {
+        Err(NotPlayed::Start(e)) => e,
+        other => panic!("{other:?}"),
     };
     let mut slow = Player::new(
         faulty(&["--slow-start", "3000"]),
@@ -160,6 +158,15 @@ fn a_failed_start_is_no_game_and_names_the_engine_and_its_output() {
         "{text}"
     );
     assert!(text.contains("stdout: id name Faulty"), "{text}");
+}
+
+#[test]
+fn an_abandoned_game_is_not_played() {
+    let (mut w, mut b) = (player(&[]), player(&[]));
+    let mut s = settings("10+0.1");
+    s.abandon = || true;
+    let r = play_game(&mut w, &mut b, &Opening::default(), &s);
+    assert_eq!(r.unwrap_err(), NotPlayed::Abandoned);
 }
 
 #[test]

@@ -205,6 +205,8 @@ pub enum Stop {
         /// The bound the LLR reached.
         bound: Decision,
     },
+    /// The user pressed Ctrl-C; the games in flight were abandoned and a resume replays them.
+    Interrupted,
 }
 
 impl fmt::Display for Stop {
@@ -234,6 +236,10 @@ impl fmt::Display for Stop {
                  its losses are not chess, so no verdict is given",
                 100.0 * *faults as f64 / (*games).max(1) as f64,
                 100.0 * limit
+            ),
+            Stop::Interrupted => write!(
+                f,
+                "interrupted (Ctrl-C); the games in flight were abandoned and will be replayed"
             ),
         }
     }

@@ -8,6 +8,8 @@ pub mod book;
 pub mod compare;
 pub mod config;
 pub mod engine_args;
+pub mod interrupt;
+pub mod lock;
 mod preflight;
 pub mod report;
 pub mod resume;

@@ -122,15 +122,54 @@ pub fn build_revision(
         result?;
         target_dir.join("release").join("sable")
     };
-    std::fs::create_dir_all(exe.parent().expect("has a parent")).map_err(|e| e.to_string())?;
-    std::fs::copy(&built, &exe).map_err(|e| format!("copying {}: {e}", built.display()))?;
+    install(&built, &exe)?;
     log(&format!("rev:{rev}: built {}", exe.display()));
     Ok(exe)
+}
+
+/// Copies `built` to `exe` through a temporary file in the same directory and a rename, so that
+/// `exe` either does not exist or is complete: a kill during the copy leaves only the temporary
+/// file, which no later run mistakes for a cached build.
+fn install(built: &Path, exe: &Path) -> Result<(), String> {
+    let dir = exe.parent().expect("the cache path has a parent");
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let tmp = dir.join(format!(".sable.partial-{}", std::process::id()));
+    std::fs::copy(built, &tmp).map_err(|e| format!("copying {}: {e}", built.display()))?;
+    std::fs::File::open(&tmp)
+        .and_then(|f| f.sync_all())
+        .map_err(|e| format!("{}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, exe).map_err(|e| format!("{}: {e}", exe.display()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_build_lands_in_the_cache_whole_or_not_at_all() {
+        let dir = std::env::temp_dir().join(format!("sable-install-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let built = dir.join("built");
+        std::fs::write(&built, vec![7u8; 100_000]).unwrap();
+        let exe = dir.join("cache").join("abc").join("sable");
+        // A copy killed half way leaves a partial file beside, never at, the cached path.
+        std::fs::create_dir_all(exe.parent().unwrap()).unwrap();
+        std::fs::write(exe.with_file_name(".sable.partial-1"), [7u8; 10]).unwrap();
+        assert!(!exe.exists());
+        install(&built, &exe).unwrap();
+        assert_eq!(std::fs::read(&exe).unwrap().len(), 100_000);
+        let leftovers: Vec<_> = std::fs::read_dir(exe.parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|n| n.starts_with(".sable.partial") && n != ".sable.partial-1")
+            .collect();
+        assert!(leftovers.is_empty(), "{leftovers:?}");
+        assert!(install(&dir.join("missing"), &exe)
+            .unwrap_err()
+            .contains("missing"));
+        std::fs::remove_dir_all(&dir).ok();
+    }
 
     #[test]
     fn keys_are_commit_hashes_and_bad_revisions_are_errors() {

@@ -2,15 +2,15 @@
 //! results (statistics, PGN, results file, progress) and decides when to stop.
 
 use super::config::{FaultCounts, MatchConfig, MatchOutcome, PairingResult, Stop};
-use super::preflight;
 use super::report::{self, Progress};
 use super::resume::{append_journal, journal_path, read_journal, GameEntry, ResultsFile};
 use super::schedule::{pairings, schedule, GameJob};
 use super::tally::Tally;
+use super::{interrupt, lock, preflight};
 use crate::game::pgn::{write_game, PgnHeader};
-use crate::game::{play_game, GameRecord, GameSettings, Opening, Player};
+use crate::game::{play_game, GameRecord, GameSettings, NotPlayed, Opening, Player};
 use crate::stats::{Decision, PairTracker};
-use crate::uci::{StartError, TrafficLog};
+use crate::uci::TrafficLog;
 use anyhow::{bail, Context};
 use std::collections::{HashSet, VecDeque};
 use std::io::Write;
@@ -22,6 +22,11 @@ use std::sync::{mpsc, Mutex};
 /// [`MatchOutcome::stopped`] set and no verdict. Errors are reserved for bad configuration and
 /// unwritable output files.
 pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
+    // Taken before anything is checked or written, and held until the run returns.
+    let _lock = match &cfg.results {
+        Some(path) => Some(lock::acquire(path, &holder(cfg))?),
+        None => None,
+    };
     preflight::check_config(cfg)?;
     let default_book = [Opening::default()];
     let openings: &[Opening] = if cfg.openings.is_empty() {
@@ -140,7 +145,7 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
     let queue = Mutex::new(queue);
     let stop = AtomicBool::new(false);
     std::thread::scope(|scope| -> anyhow::Result<()> {
-        let (tx, rx) = mpsc::channel::<(GameJob, Result<GameRecord, StartError>)>();
+        let (tx, rx) = mpsc::channel::<(GameJob, Result<GameRecord, NotPlayed>)>();
         for _ in 0..cfg.concurrency {
             let tx = tx.clone();
             let (queue, stop, log) = (&queue, &stop, log.as_ref());
@@ -150,10 +155,13 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
         for (job, played) in rx {
             let record = match played {
                 Ok(record) => record,
-                Err(e) => {
+                Err(not_played) => {
                     // Not a game: nothing is scored or journaled, and a resume replays it.
                     if state.outcome.stopped.is_none() {
-                        state.outcome.stopped = Some(Stop::Setup(e.to_string()));
+                        state.outcome.stopped = Some(match not_played {
+                            NotPlayed::Start(e) => Stop::Setup(e.to_string()),
+                            NotPlayed::Abandoned => Stop::Interrupted,
+                        });
                     }
                     stop.store(true, Ordering::Relaxed);
                     continue;
@@ -187,11 +195,20 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
         }
         Ok(())
     })?;
+    if interrupt::requested() && state.outcome.stopped.is_none() {
+        state.outcome.stopped = Some(Stop::Interrupted);
+    }
     if let Some(path) = &cfg.results {
         state.save(cfg, path)?;
     }
     progress.finish();
     Ok(state.outcome)
+}
+
+/// This run in words, for the lock file: the command line.
+fn holder(cfg: &MatchConfig) -> String {
+    let kind = if cfg.sprt.is_some() { "sprt" } else { "match" };
+    format!("harness {kind} {}", cfg.args.join(" "))
 }
 
 /// The faulty engine's last lines, for the user to see why it lost.
@@ -259,7 +276,7 @@ fn worker(
     queue: &Mutex<VecDeque<GameJob>>,
     stop: &AtomicBool,
     log: Option<&TrafficLog>,
-    tx: &mpsc::Sender<(GameJob, Result<GameRecord, StartError>)>,
+    tx: &mpsc::Sender<(GameJob, Result<GameRecord, NotPlayed>)>,
 ) {
     let mut players: Vec<Player> = cfg
         .engines
@@ -271,21 +288,22 @@ fn worker(
         })
         .collect();
     loop {
-        if stop.load(Ordering::Relaxed) {
+        if stop.load(Ordering::Relaxed) || interrupt::requested() {
             break;
         }
         let Some(job) = queue.lock().expect("queue lock").pop_front() else {
             break;
         };
-        let settings = GameSettings {
-            white_limits: cfg.engines[job.white].limits,
-            black_limits: cfg.engines[job.black].limits,
-            adjudication: cfg.adjudication,
-        };
+        let mut settings = GameSettings::new(
+            cfg.engines[job.white].limits,
+            cfg.engines[job.black].limits,
+            cfg.adjudication,
+        );
+        settings.abandon = interrupt::requested;
         let (white, black) = two_mut(&mut players, job.white, job.black);
         let played = play_game(white, black, &openings[job.opening], &settings);
-        let failed_start = played.is_err();
-        if tx.send((job, played)).is_err() || failed_start {
+        let not_played = played.is_err();
+        if tx.send((job, played)).is_err() || not_played {
             break;
         }
     }

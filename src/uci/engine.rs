@@ -132,6 +132,7 @@ impl Engine {
         if let Some(dir) = &spec.dir {
             cmd.current_dir(dir);
         }
+        die_with_parent(&mut cmd);
         let mut child = cmd.spawn().map_err(|e| UciError::Spawn {
             path: spec.cmd.clone(),
             cause: e.to_string(),
@@ -398,6 +399,27 @@ impl Drop for Engine {
             let _ = self.child.kill();
             let _ = self.child.wait();
         }
+    }
+}
+
+/// Keeps the engine out of the terminal's Ctrl-C (its own process group: the harness decides
+/// when engines stop) and, on Linux, has the kernel kill it when the thread that started it dies,
+/// so a harness killed with SIGKILL leaves no engine running, hung or not.
+fn die_with_parent(cmd: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    cmd.process_group(0);
+    #[cfg(target_os = "linux")]
+    // SAFETY: only async-signal-safe calls between fork and exec (prctl, getppid).
+    unsafe {
+        let parent = libc::getpid();
+        cmd.pre_exec(move || {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            // The parent may have died before prctl took effect.
+            if libc::getppid() != parent {
+                libc::_exit(1);
+            }
+            Ok(())
+        });
     }
 }
 
