@@ -10,6 +10,9 @@ mod tournament;
 mod tune;
 mod uci;
 
+#[cfg(test)]
+mod hostile_input;
+
 use clap::{Parser, Subcommand};
 
 /// Test harness for chess engines: move generation, tactics, matches and SPRT, tuning.
