@@ -9,6 +9,7 @@
 pub mod bench;
 pub mod board;
 pub mod eval;
+pub mod genfens;
 pub mod memory;
 pub mod movegen;
 pub mod rng;

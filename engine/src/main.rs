@@ -1,5 +1,5 @@
-//! The `sable` binary: UCI engine by default; `sable perft DEPTH [FEN]`, `sable bench [DEPTH]`
-//! and `sable selfplay ...` as tools.
+//! The `sable` binary: UCI engine by default; `sable perft DEPTH [FEN]`, `sable bench [DEPTH]`,
+//! `sable selfplay ...` and OpenBench's `sable "genfens N seed S book B" "quit"` as tools.
 
 mod perft_cmd;
 
@@ -9,6 +9,8 @@ fn main() {
         Some("perft") => perft_cmd::run(&args[1..]),
         Some("bench") => sable::bench::main(&args[1..]),
         Some("selfplay") => sable::selfplay::main(&args[1..]),
+        // OpenBench passes the command and its arguments as one word, then "quit".
+        Some(cmd) if cmd.starts_with("genfens") => sable::genfens::main(cmd),
         _ => {
             sable::uci::Uci::new().run();
             0
