@@ -14,7 +14,7 @@
    (its counters are turned into EPD `hmvc`/`fmvn`) that the engine itself accepts and can move
    from (`sable perft 1 FEN` > 0).
 
-Usage: scripts/openbench/client-steps.py [--keep DIR]   (run from anywhere inside the repo)
+Usage: scripts/openbench/client-steps.py [--keep DIR]   (from any directory)
 """
 
 import json
@@ -64,7 +64,8 @@ def bench_from_message(message):
 
 def main():
     keep = sys.argv[2] if len(sys.argv) > 2 and sys.argv[1] == "--keep" else None
-    root = run(["git", "rev-parse", "--show-toplevel"]).stdout.decode().strip()
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = run(["git", "-C", here, "rev-parse", "--show-toplevel"]).stdout.decode().strip()
     if not root:
         fail("not inside a git checkout")
     config = json.load(open(os.path.join(root, "scripts", "openbench", "Sable.json")))
