@@ -70,6 +70,16 @@ def main():
         fail("not inside a git checkout")
     config = json.load(open(os.path.join(root, "scripts", "openbench", "Sable.json")))
     build_path = config["build"]["path"]
+    # The books an OpenBench server offers (its Config/config.json, "books").
+    known = {"2moves_v1.epd", "3moves_FRC.epd", "4moves_noob.epd", "8moves_v3.epd", "DFRC.epd",
+             "Endgames.epd", "Pohl.epd", "Pohl.pgn", "UHO_4060_v2.epd", "UHO_4060_vB.epd",
+             "UHO_4060_vT.epd", "UHO_Lichess_4852_v1.epd", "DFRC_4852_v1.epd",
+             "endgames_cdb95105.epd", "fortresses_150_250.epd"}
+    for kind in ("test_presets", "tune_presets"):
+        for preset, values in config.get(kind, {}).items():
+            book = values.get("book_name")
+            if book is not None and book not in known:
+                fail(f"Sable.json {kind}/{preset}: book {book} is not one OpenBench offers")
     message = run(["git", "-C", root, "log", "-1", "--format=%B", "HEAD"]).stdout.decode()
     expected = bench_from_message(message)
 
