@@ -81,7 +81,10 @@ impl Request {
         while i < words.len() {
             match (words[i], words.get(i + 1)) {
                 ("seed", Some(s)) => {
-                    seed = Some(s.parse::<u64>().map_err(|_| usage("seed must be a number"))?);
+                    seed = Some(
+                        s.parse::<u64>()
+                            .map_err(|_| usage("seed must be a number"))?,
+                    );
                     i += 2;
                 }
                 ("book", Some(b)) => {
@@ -125,7 +128,11 @@ pub fn generate(req: &Request) -> Result<Vec<String>, GenfensError> {
             continue;
         }
         searcher.clear();
-        let result = searcher.search(&mut board.clone(), &Limits::nodes(FILTER_NODES), &mut NoReport);
+        let result = searcher.search(
+            &mut board.clone(),
+            &Limits::nodes(FILTER_NODES),
+            &mut NoReport,
+        );
         if matches!(result.score, Score::Cp(cp) if cp.abs() <= MAX_SCORE_CP) {
             out.push(board.to_fen());
         }
@@ -148,8 +155,8 @@ fn random_walk(board: &mut Board, plies: usize, rng: &mut Rng) -> bool {
 /// The positions of an EPD book (the first four fields of each line; `#` comments and blank
 /// lines skipped).
 fn read_book(path: &str) -> Result<Vec<Board>, GenfensError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| GenfensError::Book(format!("{path}: {e}")))?;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| GenfensError::Book(format!("{path}: {e}")))?;
     let mut boards = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -221,7 +228,10 @@ mod tests {
             assert!(!board.legal_moves().is_empty(), "{fen}");
             assert_eq!(fen.split(' ').count(), 6, "{fen}");
             let fullmove: u32 = fen.split(' ').nth(5).unwrap().parse().unwrap();
-            assert!((5..=5).contains(&fullmove), "8 or 9 plies from the start: {fen}");
+            assert!(
+                (5..=5).contains(&fullmove),
+                "8 or 9 plies from the start: {fen}"
+            );
         }
         let other = generate(&Request { seed: 8, ..req }).unwrap();
         assert_ne!(a, other);
@@ -245,9 +255,14 @@ mod tests {
             let fullmove: u32 = fen.split(' ').nth(5).unwrap().parse().unwrap();
             assert!((2..=3).contains(&fullmove), "{fen}");
         }
-        std::fs::write(&book, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\nnot a fen\n")
-            .unwrap();
-        let err = generate(&Request::parse(&line).unwrap()).unwrap_err().to_string();
+        std::fs::write(
+            &book,
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\nnot a fen\n",
+        )
+        .unwrap();
+        let err = generate(&Request::parse(&line).unwrap())
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("b.epd:2:"), "{err}");
         std::fs::remove_dir_all(&dir).ok();
     }

@@ -51,6 +51,7 @@ impl StepOutcome {
 }
 
 /// Result of a step body before timing is attached: pass/fail, summary and details.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Verdict {
     /// Whether the step passed.
     pub passed: bool,

@@ -5,7 +5,7 @@
 use super::{Profile, Verdict};
 use crate::game::{Adjudication, DrawRule, Limits, ResignRule, TimeControl};
 use crate::tournament::book::{default_book, DEFAULT_BOOK_PATH};
-use crate::tournament::{run_match, EngineConfig, MatchConfig};
+use crate::tournament::{run_match, EngineConfig, MatchConfig, MatchOutcome};
 use crate::uci::EngineSpec;
 
 /// Time control of the sanity match: fast, but with room for a busy 2-core CI machine.
@@ -39,7 +39,11 @@ pub fn run(profile: Profile) -> anyhow::Result<Verdict> {
         }),
         maxmoves: Some(200),
     };
-    let outcome = run_match(&config)?;
+    Ok(match_verdict(&run_match(&config)?))
+}
+
+/// The sanity match passes only when every scheduled game was played without a single fault.
+fn match_verdict(outcome: &MatchOutcome) -> Verdict {
     let f = outcome.total_faults();
     let pairing = outcome.pairings.first();
     let wld = pairing.map(|p| p.tracker.trinomial()).unwrap_or_default();
@@ -70,11 +74,11 @@ pub fn run(profile: Profile) -> anyhow::Result<Verdict> {
     if f.total() > 0 {
         details.push("rerun with `harness match` and --pgnout to see the faulty games".into());
     }
-    Ok(Verdict {
+    Verdict {
         passed,
         summary,
         details,
-    })
+    }
 }
 
 /// Sable as run by this very binary (`harness engine`), so no separate build is needed.
@@ -99,4 +103,67 @@ fn engine(name: &str) -> anyhow::Result<EngineConfig> {
         ..Limits::default()
     };
     Ok(EngineConfig { spec, limits })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::FaultKind;
+    use crate::tournament::config::{FaultCounts, Stop};
+
+    fn outcome(games: u64, faults: &[FaultKind]) -> MatchOutcome {
+        let mut counts = FaultCounts::default();
+        faults.iter().for_each(|&k| counts.add(k));
+        MatchOutcome {
+            names: vec!["sable-a".into(), "sable-b".into()],
+            pairings: Vec::new(),
+            games,
+            resumed: 0,
+            scheduled: 20,
+            faults: vec![counts, FaultCounts::default()],
+            decision: None,
+            history: Vec::new(),
+            stopped: None,
+            engine_games: vec![games; 2],
+            repeated_games: 0,
+            late_games: 0,
+        }
+    }
+
+    #[test]
+    fn one_fault_of_any_kind_fails_the_sanity_match() {
+        let clean = match_verdict(&outcome(20, &[]));
+        assert!(clean.passed, "{clean:?}");
+        assert!(clean
+            .summary
+            .starts_with("20/20 games at 2+0.02 (+100 ms grace)"));
+        for kind in [
+            FaultKind::TimeLoss,
+            FaultKind::Crash,
+            FaultKind::IllegalMove,
+            FaultKind::Disconnect,
+        ] {
+            let v = match_verdict(&outcome(20, &[kind]));
+            assert!(!v.passed, "{kind:?}");
+            assert!(
+                v.details.iter().any(|d| d.contains("--pgnout")),
+                "{:?}",
+                v.details
+            );
+        }
+        let v = match_verdict(&outcome(20, &[FaultKind::TimeLoss]));
+        assert!(v.summary.contains("1 time losses"), "{}", v.summary);
+    }
+
+    #[test]
+    fn a_short_or_stopped_match_fails() {
+        let v = match_verdict(&outcome(19, &[]));
+        assert!(!v.passed);
+        assert_eq!(v.details, ["only 19 of 20 games finished"]);
+        let mut o = outcome(0, &[]);
+        o.stopped = Some(Stop::Setup("engine sable-a failed to start".into()));
+        let v = match_verdict(&o);
+        assert!(!v.passed);
+        assert!(v.details[0].starts_with("match stopped: engine sable-a failed to start"));
+    }
 }

@@ -25,8 +25,16 @@ fn perft(profile: Profile) -> anyhow::Result<Verdict> {
         Profile::Standard => DEFAULT_MAX_DEPTH,
         Profile::Full => DEFAULT_MAX_DEPTH,
     };
-    let cases = default_suite()?;
-    let report = crate::cmd::perft::run_with_progress("check", &cases, max_depth);
+    perft_on(&default_suite()?, max_depth, profile)
+}
+
+/// The perft step on `cases` (the built-in suite, or a test's own).
+fn perft_on(
+    cases: &[crate::suites::perft::PerftCase],
+    max_depth: u32,
+    profile: Profile,
+) -> anyhow::Result<Verdict> {
+    let report = crate::cmd::perft::run_with_progress("check", cases, max_depth);
     let details = report
         .failures()
         .filter_map(|c| {
@@ -79,13 +87,15 @@ fn bench() -> anyhow::Result<Verdict> {
     let expected = signature::expected(repo)
         .ok_or_else(|| anyhow::anyhow!("no bench signature: suites/bench.txt has no number"))?;
     let result = sable::bench::run(sable::bench::DEFAULT_DEPTH, |_, _, _| {});
-    let passed = result.nodes == expected.nodes;
+    Ok(bench_verdict(result.nodes, result.nps(), &expected))
+}
+
+/// The bench step's verdict: pass exactly when the node count is the expected signature.
+fn bench_verdict(nodes: u64, nps: u64, expected: &signature::Signature) -> Verdict {
+    let passed = nodes == expected.nodes;
     let summary = format!(
-        "{} nodes, {} nps (expected {} from {})",
-        result.nodes,
-        result.nps(),
-        expected.nodes,
-        expected.source
+        "{nodes} nodes, {nps} nps (expected {} from {})",
+        expected.nodes, expected.source
     );
     let details = if passed {
         Vec::new()
@@ -95,9 +105,65 @@ fn bench() -> anyhow::Result<Verdict> {
             "suites/bench.txt and put `Bench: N` in the commit message".into(),
         ]
     };
-    Ok(Verdict {
+    Verdict {
         passed,
         summary,
         details,
-    })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::suites::perft::parse_suite;
+
+    #[test]
+    fn the_bench_step_fails_on_any_other_node_count() {
+        let expected = signature::Signature {
+            nodes: 1_134_521,
+            source: "`Bench:` in commit abc".into(),
+        };
+        let ok = bench_verdict(1_134_521, 2_000_000, &expected);
+        assert!(ok.passed && ok.details.is_empty());
+        assert_eq!(
+            ok.summary,
+            "1134521 nodes, 2000000 nps (expected 1134521 from `Bench:` in commit abc)"
+        );
+        for wrong in [1_134_520, 1_134_522, 0, 2_707_838] {
+            let v = bench_verdict(wrong, 2_000_000, &expected);
+            assert!(!v.passed, "{wrong}");
+            assert!(
+                v.details.iter().any(|d| d.contains("Bench: N")),
+                "{:?}",
+                v.details
+            );
+        }
+    }
+
+    #[test]
+    fn the_perft_step_fails_on_a_wrong_count_and_names_it() {
+        // The start position: 20, 400, 8902 (published); after 1. e4, D2 is 600, not 601.
+        let text =
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400 ;D3 8902
+                    rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 ;D1 20 ;D2 601
+";
+        let cases = parse_suite(text, "t.epd").unwrap();
+        let v = perft_on(&cases[..1], 3, Profile::Standard).unwrap();
+        assert!(v.passed, "{v:?}");
+        assert!(
+            v.summary
+                .starts_with("1/1 positions to depth 3, 9322 nodes"),
+            "{}",
+            v.summary
+        );
+        let v = perft_on(&cases, 3, Profile::Standard).unwrap();
+        assert!(!v.passed);
+        assert!(v.summary.starts_with("1/2 positions"), "{}", v.summary);
+        assert_eq!(v.details.len(), 1);
+        assert!(
+            v.details[0].contains("line 2") && v.details[0].contains("D2 expected 601, got 600"),
+            "{:?}",
+            v.details
+        );
+    }
 }
