@@ -21,6 +21,7 @@ run() { # group, package, file globs..., -- test filter args
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do files+=(-f "$1"); shift; done
   shift
   echo "=== $group"
+  mkdir -p "mutants.out/$group"
   cargo mutants --profile mutants --no-shuffle -p "$package" "${files[@]}" \
     -o "mutants.out/$group" -- "$@" 2>&1 | tail -1
 }
