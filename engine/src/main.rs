@@ -1,5 +1,6 @@
 //! The `sable` binary: UCI engine by default; `sable perft DEPTH [FEN]`, `sable bench [DEPTH]`,
-//! `sable selfplay ...` and OpenBench's `sable "genfens N seed S book B" "quit"` as tools.
+//! `sable selfplay ...`, `sable spsa` (tuning build) and OpenBench's
+//! `sable "genfens N seed S book B" "quit"` as tools.
 
 mod perft_cmd;
 
@@ -9,6 +10,7 @@ fn main() {
         Some("perft") => perft_cmd::run(&args[1..]),
         Some("bench") => sable::bench::main(&args[1..]),
         Some("selfplay") => sable::selfplay::main(&args[1..]),
+        Some("spsa") => spsa(),
         // OpenBench passes the command and its arguments as one word, then "quit".
         Some(cmd) if cmd.starts_with("genfens") => sable::genfens::main(cmd),
         _ => {
@@ -17,4 +19,17 @@ fn main() {
         }
     };
     std::process::exit(code);
+}
+
+/// `sable spsa`: the search parameters in OpenBench's SPSA input format, one per line. Only the
+/// tuning build (`make TUNE=1`) has them as options; the shipping build says so and fails.
+fn spsa() -> i32 {
+    if !cfg!(feature = "tune") {
+        eprintln!("sable spsa: this build has no tunable options; build with `make TUNE=1`");
+        return 1;
+    }
+    for p in sable::search::params::PARAMS {
+        println!("{}", p.spsa_line());
+    }
+    0
 }

@@ -7,38 +7,13 @@ use super::score::{Score, DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use super::see::see;
 use super::time::TimeManager;
 use super::tt::{Bound, TtHit};
-use super::{Limits, Reporter, SearchResult, Searcher};
+use super::{lmr, params, Limits, Reporter, SearchResult, Searcher};
 use crate::board::Board;
 use crate::movegen::CheckSquares;
-use crate::types::{Color, Move, MoveList, PieceType, MAX_MOVES};
-use std::sync::OnceLock;
-
-/// Half-width of the first aspiration window, in centipawns.
-const ASPIRATION: i32 = 25;
+use crate::types::{Color, Move, MoveList, PieceType};
 
 /// How far above beta a shallow capture search must score for ProbCut to cut the node.
 const PROBCUT_MARGIN: i32 = 200;
-
-/// Depths and move numbers the LMR table covers; deeper or later ones share its last entry.
-const LMR_DEPTHS: usize = 64;
-
-/// Late move reduction in plies for a move at this depth and move number: 0.75 + ln(depth) x
-/// ln(move number) / 2.25, looked up in a table built once, since the two logarithms were 1 %
-/// of the search's profile.
-fn lmr_reduction(depth: i32, move_number: usize) -> i32 {
-    static TABLE: OnceLock<Box<[[u8; MAX_MOVES]; LMR_DEPTHS]>> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut t = Box::new([[0u8; MAX_MOVES]; LMR_DEPTHS]);
-        for (d, row) in t.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
-            }
-        }
-        t
-    });
-    let d = (depth.max(0) as usize).min(LMR_DEPTHS - 1);
-    table[d][move_number.min(MAX_MOVES - 1)] as i32
-}
 
 impl Searcher {
     /// Search `board` within `limits`, reporting each completed iteration. Always returns a
@@ -130,7 +105,7 @@ impl Searcher {
 
     /// One iteration: a narrow window around the last score, widened on failure.
     fn aspiration(&mut self, board: &mut Board, depth: i32, prev: i32) -> i32 {
-        let mut delta = ASPIRATION;
+        let mut delta = params::aspiration();
         let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND {
             (prev - delta, prev + delta)
         } else {
@@ -274,7 +249,7 @@ impl Searcher {
         }
         // Without a TT move the ordering is poor here; a shallower search is cheaper and
         // fills the TT for the next iteration.
-        if self.options.iir && depth >= 4 && tt_move.is_null() {
+        if self.options.iir && depth >= params::iir_depth() && tt_move.is_null() {
             node.depth -= 1;
         }
         self.search_moves(board, node, alpha, beta, tt_move)
@@ -300,13 +275,18 @@ impl Searcher {
             return None;
         }
         // Reverse futility: far above beta near the leaves, the opponent will not catch up.
-        if self.options.rfp && depth <= 7 && eval - 80 * (depth - improving as i32) >= beta {
+        if self.options.rfp
+            && depth <= params::rfp_depth()
+            && eval - params::rfp_margin() * (depth - improving as i32) >= beta
+        {
             return Some(eval);
         }
         // Null move: if passing still fails high, a real move will too (not with only pawns,
         // where zugzwang is common). Deep cut-offs are verified by a reduced normal search.
         if self.options.null_move && null_ok && depth >= 3 && eval >= beta && has_pieces(board) {
-            let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+            let r = params::nmp_base()
+                + depth / params::nmp_depth_divisor()
+                + ((eval - beta) / params::nmp_eval_divisor()).min(3);
             board.make_null();
             self.psq[ply + 1] = self.psq[ply];
             self.moves[ply] = Move::NULL;
@@ -326,7 +306,7 @@ impl Searcher {
             }
             if score >= beta {
                 let score = if score >= MATE_BOUND { beta } else { score };
-                if depth < 10 {
+                if depth < params::nmp_verify_depth() {
                     return Some(score);
                 }
                 let v = self.negamax(board, depth - r, ply, beta - 1, beta, false, false);
@@ -424,9 +404,9 @@ impl Searcher {
         let futile = self.options.futility
             && !pv_node
             && !in_check
-            && depth <= 6
+            && depth <= params::futility_depth()
             && alpha.abs() < MATE_BOUND
-            && eval + 100 + 100 * depth <= alpha;
+            && eval + params::futility_base() + params::futility_margin() * depth <= alpha;
         let killers = self.killers.get(ply);
         self.killers.clear_ply(ply + 1);
         let prev = if ply > 0 {
@@ -510,7 +490,7 @@ impl Searcher {
                 let mut r = 0;
                 let late = self.options.lmr && depth >= 3 && searched > 1 + pv_node as usize;
                 if late && quiet {
-                    r = lmr_reduction(depth, searched);
+                    r = lmr::reduction(depth, searched);
                     r -= pv_node as i32;
                     r -= (in_check || gives_check) as i32;
                     r -= (killers.contains(&mv) || mv == counter) as i32;
@@ -527,7 +507,7 @@ impl Searcher {
                 {
                     // A capture the picker put late, losing material by SEE: a sacrifice is
                     // searched in full where it matters (PV nodes, checks), reduced elsewhere.
-                    r = (lmr_reduction(depth, searched) - 1).clamp(0, new_depth - 1);
+                    r = (lmr::reduction(depth, searched) - 1).clamp(0, new_depth - 1);
                 }
                 score = -self.negamax(
                     board,
@@ -694,8 +674,9 @@ impl Searcher {
         self.options.lmp
             && quiet
             && !pv_node
-            && node.depth <= 8
-            && quiets_tried as i32 >= (3 + node.depth * node.depth) / (2 - node.improving as i32)
+            && node.depth <= params::lmp_depth()
+            && quiets_tried as i32
+                >= (params::lmp_base() + node.depth * node.depth) / (2 - node.improving as i32)
     }
 
     /// History pruning: near the leaves, a quiet move whose history says it has failed again
@@ -716,10 +697,14 @@ impl Searcher {
     /// SEE pruning: near the leaves, a move that loses material by force (more than the depth
     /// allows for) is skipped.
     fn losing_exchange(&self, board: &Board, mv: Move, depth: i32, quiet: bool) -> bool {
-        if !self.options.see_prune || depth > 8 {
+        if !self.options.see_prune || depth > params::see_depth() {
             return false;
         }
-        let margin = if quiet { -60 * depth } else { -100 * depth };
+        let margin = if quiet {
+            -params::see_quiet_margin() * depth
+        } else {
+            -params::see_capture_margin() * depth
+        };
         see(board, mv) < margin
     }
 

@@ -130,7 +130,7 @@ fn capture_slot(board: &Board, mv: Move) -> (usize, usize, usize) {
 
 /// The bonus for a cut-off at this depth.
 pub fn bonus(depth: i32) -> i32 {
-    (depth * depth * 16).min(1600)
+    (depth * depth * super::params::history_bonus()).min(super::params::history_bonus_max())
 }
 
 /// Two killer moves per ply: quiet moves that refuted a sibling.

@@ -9,9 +9,6 @@ use super::Searcher;
 use crate::board::Board;
 use crate::types::{Move, PieceType};
 
-/// Margin added to a capture's gain before delta pruning declares it hopeless.
-const DELTA_MARGIN: i32 = 200;
-
 impl Searcher {
     /// Captures-and-promotions search below the horizon. Stand pat unless in check; in check all
     /// evasions are searched, so a mate at the horizon is seen.
@@ -106,7 +103,7 @@ impl Searcher {
                 let gain = captured_kind(board, mv).map_or(0, value)
                     + mv.promotion()
                         .map_or(0, |p| value(p) - value(PieceType::Pawn));
-                if !mv.is_promotion() && stand_pat + gain + DELTA_MARGIN <= alpha {
+                if !mv.is_promotion() && stand_pat + gain + super::params::delta_margin() <= alpha {
                     continue;
                 }
                 if see(board, mv) < 0 {

@@ -1,12 +1,9 @@
 //! Time management: a soft limit (start no new iteration past it) and a hard limit (abort the
 //! search), both derived from the UCI clock fields and the `Move Overhead` option.
 
-use super::Limits;
+use super::{params, Limits};
 use crate::types::Color;
 use std::time::{Duration, Instant};
-
-/// Moves we assume are left when the GUI does not say (`movestogo` absent).
-const DEFAULT_MOVES_TO_GO: u32 = 25;
 
 /// The time budget of one search.
 #[derive(Clone, Copy, Debug)]
@@ -85,17 +82,23 @@ fn budget(limits: &Limits, us: Color, overhead: Duration) -> (Option<Duration>, 
     };
     let inc = limits.inc[us.index()];
     let avail = left.saturating_sub(overhead);
+    // Moves we assume are left when the GUI does not say (`movestogo` absent).
+    let default_mtg = params::moves_to_go() as u32;
     let mtg = limits
         .movestogo
-        .unwrap_or(DEFAULT_MOVES_TO_GO)
-        .clamp(1, DEFAULT_MOVES_TO_GO * 2);
+        .unwrap_or(default_mtg)
+        .clamp(1, default_mtg * 2);
     // Spend an even share of the clock plus most of the increment, never more than what is left.
     // The soft limit is low because an iteration started just before it may run on to the
     // hard limit; the hard cap keeps a reserve for the latency of a loaded machine.
     let share = avail / mtg + inc * 3 / 4;
     let hard_cap = if mtg == 1 { avail * 3 / 4 } else { avail / 5 };
-    let hard = (share * 5 / 2).min(hard_cap).max(min);
-    let soft = (share * 7 / 10).min(hard).max(min);
+    let hard = (share * params::hard_limit_pct() as u32 / 100)
+        .min(hard_cap)
+        .max(min);
+    let soft = (share * params::soft_limit_pct() as u32 / 100)
+        .min(hard)
+        .max(min);
     (Some(soft), Some(hard))
 }
 

@@ -1,6 +1,6 @@
 //! The engine's UCI options: declarations for `uci` and `setoption` handling.
 
-use crate::search::{SearchOptions, Searcher};
+use crate::search::{params, SearchOptions, Searcher};
 use std::path::Path;
 use std::time::Duration;
 
@@ -42,6 +42,9 @@ pub fn declarations() -> Vec<String> {
     for f in SearchOptions::FEATURES {
         let on = d.feature(f).unwrap_or(true);
         v.push(format!("option name {f} type check default {on}"));
+    }
+    if cfg!(feature = "tune") {
+        v.extend(params::PARAMS.iter().map(|p| p.uci_option()));
     }
     v
 }
@@ -87,6 +90,25 @@ impl Options {
                 })?;
                 searcher.set_params(params);
                 self.eval_file = path.to_string();
+            }
+            // The tuning build's search parameters (none in the shipping build).
+            _ if cfg!(feature = "tune") && params::get(name).is_some() => {
+                let p = params::PARAMS
+                    .iter()
+                    .find(|p| p.name.eq_ignore_ascii_case(name))
+                    .expect("get found it");
+                let v = need()?.trim();
+                let n: i32 = v
+                    .parse()
+                    .ok()
+                    .filter(|n| (p.min..=p.max).contains(n))
+                    .ok_or_else(|| {
+                        format!(
+                            "option '{name}': '{v}' is not a number in {}..={}; unchanged",
+                            p.min, p.max
+                        )
+                    })?;
+                params::set(name, n);
             }
             _ => {
                 let Some(feature) = SearchOptions::FEATURES
