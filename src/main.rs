@@ -4,6 +4,7 @@ mod check;
 mod cmd;
 mod game;
 mod report;
+mod spsa;
 mod stats;
 mod suites;
 mod tournament;
@@ -35,6 +36,8 @@ enum Command {
     Match(cmd::match_cmd::Args),
     /// Play an SPRT between two engines (or two revisions of sable).
     Sprt(cmd::sprt::Args),
+    /// Tune an engine's search parameters by SPSA over self-play games (OpenBench's method).
+    Spsa(cmd::spsa::Args),
     /// Elo, normalized Elo, LOS and LLR from game or game-pair counts.
     Stats(cmd::stats::Args),
     /// Generate an opening book of balanced random openings.
@@ -64,6 +67,7 @@ fn main() {
         Command::Match(a) => cmd::match_cmd::run(a),
         Command::Sprt(a) => cmd::sprt::run(a),
         Command::Stats(a) => cmd::stats::run(a),
+        Command::Spsa(a) => cmd::spsa::run(a),
         Command::Book(a) => cmd::book::run(a),
         Command::Tune(a) => cmd::tune::run(a),
         Command::Datagen(a) => cmd::datagen::run(a),

@@ -1,13 +1,11 @@
 //! `harness match`: play a match between UCI engines (fastchess vocabulary).
 
-use crate::tournament::book::{default_book, BookSpec, DEFAULT_BOOK_PATH};
+use crate::tournament::book::openings_from_words;
 use crate::tournament::config::Stop;
 use crate::tournament::engine_args::{adjudication, engine_from_words};
 use crate::tournament::resume::ResultsFile;
-use crate::tournament::revision::{build_revision, repo_root};
-use crate::tournament::{
-    interrupt, report, run_match, EngineConfig, MatchConfig, MatchOutcome, Mode,
-};
+use crate::tournament::revision::resolve_engine_revision;
+use crate::tournament::{interrupt, report, run_match, MatchConfig, MatchOutcome, Mode};
 use anyhow::{bail, Context};
 use clap::Parser;
 use std::path::PathBuf;
@@ -230,9 +228,10 @@ fn config_from(
         engines.push(engine_from_words(&args.each, &words).map_err(anyhow::Error::msg)?);
     }
     for e in &mut engines {
-        resolve_revision(e, !args.quiet)?;
+        resolve_engine_revision(e, !args.quiet).map_err(anyhow::Error::msg)?;
     }
-    let (openings, book_name) = load_openings(&args)?;
+    let (openings, book_name) =
+        openings_from_words(&args.openings, args.seed).map_err(anyhow::Error::msg)?;
     if openings.is_empty() && !args.quiet {
         eprintln!("Openings: every game starts from the start position (--openings startpos)");
     }
@@ -307,38 +306,6 @@ fn engine_groups(raw: &[String], parsed: &[String]) -> Vec<Vec<String>> {
         }
     }
     groups
-}
-
-fn resolve_revision(e: &mut EngineConfig, verbose: bool) -> anyhow::Result<()> {
-    let Some(rev) = e.spec.cmd.strip_prefix("rev:") else {
-        return Ok(());
-    };
-    let rev = rev.to_owned();
-    let repo = repo_root().map_err(anyhow::Error::msg)?;
-    let mut log = |line: &str| {
-        if verbose {
-            eprintln!("{line}");
-        }
-    };
-    let exe = build_revision(&repo, &rev, &mut log).map_err(anyhow::Error::msg)?;
-    if e.spec.name.is_none() {
-        e.spec.name = Some(rev);
-    }
-    e.spec.cmd = exe.to_string_lossy().into_owned();
-    Ok(())
-}
-
-fn load_openings(args: &Args) -> anyhow::Result<(Vec<crate::game::Opening>, String)> {
-    if args.openings == ["startpos"] {
-        return Ok((Vec::new(), String::new()));
-    }
-    if args.openings.is_empty() {
-        let book = default_book(args.seed).map_err(anyhow::Error::msg)?;
-        return Ok((book, DEFAULT_BOOK_PATH.to_owned()));
-    }
-    let spec = BookSpec::parse(&args.openings).map_err(anyhow::Error::msg)?;
-    let openings = spec.load(args.seed).map_err(anyhow::Error::msg)?;
-    Ok((openings, spec.file.display().to_string()))
 }
 
 /// CPU seconds (user + system) used by this process itself, engines excluded (Linux /proc).

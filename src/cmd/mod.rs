@@ -9,6 +9,7 @@ pub mod label;
 pub mod match_cmd;
 pub mod perft;
 pub mod sprt;
+pub mod spsa;
 pub mod stats;
 pub mod suite_gen;
 pub mod tune;

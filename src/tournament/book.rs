@@ -21,6 +21,21 @@ pub fn default_book(seed: u64) -> Result<Vec<Opening>, String> {
     Ok(openings)
 }
 
+/// The openings of `--openings` words: `startpos` (none: every game from the start position),
+/// nothing (the built-in book in the seed's order), or a book spec. Also returns the book's
+/// name as the user gave it, for PGN tags and reports.
+pub fn openings_from_words(words: &[String], seed: u64) -> Result<(Vec<Opening>, String), String> {
+    if words == ["startpos"] {
+        return Ok((Vec::new(), String::new()));
+    }
+    if words.is_empty() {
+        return Ok((default_book(seed)?, DEFAULT_BOOK_PATH.to_owned()));
+    }
+    let spec = BookSpec::parse(words)?;
+    let openings = spec.load(seed)?;
+    Ok((openings, spec.file.display().to_string()))
+}
+
 /// File format of a book.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BookFormat {

@@ -127,6 +127,27 @@ pub fn build_revision(
     Ok(exe)
 }
 
+/// Replaces an engine's `cmd=rev:REV` by the path of sable built at that revision (named REV
+/// unless it has a name); other engines are left alone. `verbose` prints the build steps.
+pub fn resolve_engine_revision(e: &mut super::EngineConfig, verbose: bool) -> Result<(), String> {
+    let Some(rev) = e.spec.cmd.strip_prefix("rev:") else {
+        return Ok(());
+    };
+    let rev = rev.to_owned();
+    let repo = repo_root()?;
+    let mut log = |line: &str| {
+        if verbose {
+            eprintln!("{line}");
+        }
+    };
+    let exe = build_revision(&repo, &rev, &mut log)?;
+    if e.spec.name.is_none() {
+        e.spec.name = Some(rev);
+    }
+    e.spec.cmd = exe.to_string_lossy().into_owned();
+    Ok(())
+}
+
 /// Copies `built` to `exe` through a temporary file in the same directory and a rename, so that
 /// `exe` either does not exist or is complete: a kill during the copy leaves only the temporary
 /// file, which no later run mistakes for a cached build.
