@@ -4,6 +4,15 @@
 //! ```text
 //! faulty-engine [--seed N] [--name S] [--slow-start MS] [--no-uciok] [--no-readyok]
 //!               [--exit-before-uciok CODE] [--stderr-flood N] [--deterministic]
+//!               [--optimum NAME=T]
+//! ```
+//!
+//! `--optimum NAME=T` declares a spin option NAME and makes the engine the weaker the farther
+//! NAME is from T: before each move it resigns (reports `score cp -1000`, which the runner's
+//! resign adjudication turns into a loss) with probability |NAME - T| / 1000. A tuner that
+//! works moves NAME towards T.
+//!
+//! ```text
 //!               [--crash-after N] [--hang-after N] [--illegal-after N] [--garbage-after N]
 //!               [--null-after N] [--empty-bestmove-after N]
 //!               [--illegal-rate PER_MILLE] [--flood N] [--long-line BYTES] [--move-ms MS] [--exit-on-quit-ms MS]
@@ -38,6 +47,8 @@ struct Faults {
     /// Start every game (`ucinewgame`) from the same random state, as a deterministic engine
     /// with a node limit would.
     deterministic: bool,
+    /// The option whose distance from a target makes the engine weaker, and the target.
+    optimum: Option<(String, i64)>,
 }
 
 fn parse_args() -> Result<Faults, String> {
@@ -83,6 +94,15 @@ fn parse_args() -> Result<Faults, String> {
             "--exit-on-quit-ms" => f.quit_delay_ms = num()?,
             "--exit-before-uciok" => f.exit_before_uciok = Some(num()?),
             "--stderr-flood" => f.stderr_flood = num()?,
+            "--optimum" => {
+                let (name, target) = value
+                    .split_once('=')
+                    .ok_or_else(|| format!("--optimum: expected NAME=T, got {value}"))?;
+                let target = target
+                    .parse::<i64>()
+                    .map_err(|_| format!("--optimum: not a number: {target}"))?;
+                f.optimum = Some((name.to_owned(), target));
+            }
             _ => return Err(format!("unknown flag {flag}")),
         }
     }
@@ -128,6 +148,7 @@ fn main() {
     let mut rng = f.seed.max(1);
     let mut pos = Chess::default();
     let mut searches = 0u64;
+    let mut tuned: i64 = 0;
     let stdin = std::io::stdin();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let reached = |limit: Option<u64>, n: u64| limit.is_some_and(|l| n >= l);
@@ -145,11 +166,27 @@ fn main() {
                 writeln!(out, "id author Sable test suite").ok();
                 writeln!(out, "option name Hash type spin default 16 min 1 max 1024").ok();
                 writeln!(out, "option name Threads type spin default 1 min 1 max 1").ok();
+                if let Some((name, _)) = &f.optimum {
+                    writeln!(
+                        out,
+                        "option name {name} type spin default 0 min -1000 max 1000"
+                    )
+                    .ok();
+                }
                 if !f.no_uciok {
                     writeln!(out, "uciok").ok();
                 }
             }
             "ucinewgame" if f.deterministic => rng = f.seed.max(1),
+            "setoption" => {
+                // setoption name NAME value V
+                let words: Vec<&str> = cmd.split_ascii_whitespace().collect();
+                if let (Some((name, _)), [_, "name", n, "value", v]) = (&f.optimum, &words[..]) {
+                    if n.eq_ignore_ascii_case(name) {
+                        tuned = v.parse().unwrap_or(0);
+                    }
+                }
+            }
             "isready" if !f.no_readyok => {
                 writeln!(out, "readyok").ok();
             }
@@ -203,6 +240,18 @@ fn main() {
                     "bestmove a1a1".to_owned()
                 } else if reached(f.null_after, searches) || moves.is_empty() {
                     "bestmove 0000".to_owned()
+                } else if f.optimum.as_ref().is_some_and(|(_, target)| {
+                    (next_random(&mut rng) % 1000) < (tuned - target).unsigned_abs()
+                }) {
+                    // Resign: the runner's resign adjudication scores the game as lost.
+                    let m = &moves[0];
+                    writeln!(
+                        out,
+                        "info depth 1 score cp -1000 pv {}",
+                        m.to_uci(CastlingMode::Standard)
+                    )
+                    .ok();
+                    format!("bestmove {}", m.to_uci(CastlingMode::Standard))
                 } else {
                     let m = &moves[(next_random(&mut rng) % moves.len() as u64) as usize];
                     let score = (next_random(&mut rng) % 41) as i64 - 20;
