@@ -158,4 +158,12 @@ mod tests {
         assert!(table.contains("match:\n  game 3: crash"), "{table}");
         assert!(table.contains("2 of 3 steps FAILED"), "{table}");
     }
+
+    #[test]
+    fn durations_read_as_seconds_then_minutes() {
+        assert_eq!(format_duration(Duration::from_millis(7_440)), "7.4s");
+        assert_eq!(format_duration(Duration::from_millis(59_900)), "59.9s");
+        assert_eq!(format_duration(Duration::from_secs(60)), "1m00s");
+        assert_eq!(format_duration(Duration::from_secs(66)), "1m06s");
+    }
 }

@@ -156,6 +156,21 @@ mod tests {
     }
 
     #[test]
+    fn the_players_are_this_binarys_sable_at_the_checks_clock() {
+        let e = engine("x").unwrap();
+        assert_eq!(
+            e.spec.cmd,
+            std::env::current_exe().unwrap().to_string_lossy()
+        );
+        assert_eq!(e.spec.args, ["engine"]);
+        assert_eq!(e.spec.name.as_deref(), Some("x"));
+        assert_eq!(e.spec.options, [("Hash".to_owned(), "16".to_owned())]);
+        let tc = e.limits.tc.unwrap();
+        assert_eq!((tc.base_ms, tc.inc_ms, tc.moves), (2000, 20, 0));
+        assert_eq!(e.limits.margin_ms, 100);
+    }
+
+    #[test]
     fn a_short_or_stopped_match_fails() {
         let v = match_verdict(&outcome(19, &[]));
         assert!(!v.passed);

@@ -85,6 +85,59 @@ mod tests {
     }
 
     #[test]
+    fn the_newest_engine_commit_with_a_bench_line_wins_over_the_recorded_file() {
+        let repo = std::env::temp_dir().join(format!("sable-sig-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&repo);
+        std::fs::create_dir_all(repo.join("engine")).unwrap();
+        let recorded = parse_recorded(RECORDED).unwrap();
+        // Not a git checkout: the recorded file.
+        assert_eq!(expected(&repo).unwrap().nodes, recorded);
+        let git = |args: &[&str]| {
+            let ok = Command::new("git")
+                .arg("-C")
+                .arg(&repo)
+                .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+                .args(args)
+                .output()
+                .is_ok_and(|o| o.status.success());
+            assert!(ok, "git {args:?}");
+        };
+        git(&["init", "-q"]);
+        std::fs::write(repo.join("engine/a.rs"), "1").unwrap();
+        git(&["add", "."]);
+        git(&[
+            "commit",
+            "-q",
+            "-m",
+            "search: a change
+
+Bench: 1234567",
+        ]);
+        std::fs::write(repo.join("README"), "x").unwrap();
+        git(&["add", "."]);
+        git(&[
+            "commit",
+            "-q",
+            "-m",
+            "docs only
+
+Bench: 999",
+        ]);
+        let sig = expected(&repo).unwrap();
+        assert_eq!(sig.nodes, 1_234_567, "the newest commit touching engine/");
+        assert!(
+            sig.source.starts_with("`Bench:` in commit "),
+            "{}",
+            sig.source
+        );
+        std::fs::write(repo.join("engine/a.rs"), "2").unwrap();
+        git(&["add", "."]);
+        git(&["commit", "-q", "-m", "engine: no bench line"]);
+        assert_eq!(expected(&repo).unwrap().nodes, recorded);
+        std::fs::remove_dir_all(&repo).ok();
+    }
+
+    #[test]
     fn recorded_file_gives_its_number() {
         assert_eq!(parse_recorded("4242\n"), Some(4242));
         assert_eq!(parse_recorded("# comment\n99 nodes"), Some(99));

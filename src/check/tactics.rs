@@ -4,41 +4,70 @@
 //! drop is a real change in what the engine finds.
 
 use super::{Profile, Verdict};
-use crate::suites::epd_embedded::{run_check_plan, CHECK_PLANS};
+use crate::suites::epd_embedded::{run_check_plan, CheckPlan, CHECK_PLANS};
 use crate::suites::epd_report::BaselineDiff;
 use crate::suites::epd_run::Status;
 
 /// Runs every check plan; fails when any suite's solved count fell past its tolerance.
 pub fn run(profile: Profile) -> anyhow::Result<Verdict> {
     let engine = super::sanity_match::self_engine_spec("sable")?;
-    let plans = CHECK_PLANS
-        .iter()
-        .filter(|p| profile != Profile::Quick || p.suite == "mates");
-    let (mut parts, mut details, mut passed) = (Vec::new(), Vec::new(), true);
-    for plan in plans {
+    let mut outcomes = Vec::new();
+    for plan in plans_for(profile) {
         let (report, diff) = run_check_plan(plan, &engine, 2)?;
-        let trouble = report
-            .results
-            .iter()
-            .filter(|r| r.status != Status::Ok)
-            .count();
-        let (ok, why) = plan_verdict(plan.suite, trouble, &diff, plan.tolerance, plan.baseline);
+        outcomes.push(PlanOutcome {
+            plan: *plan,
+            positions: report.results.len(),
+            trouble: trouble(report.results.iter().map(|r| &r.status)),
+            diff,
+        });
+    }
+    Ok(combine(&outcomes))
+}
+
+/// The plans a profile runs: the quick one only the mates.
+fn plans_for(profile: Profile) -> Vec<&'static CheckPlan> {
+    CHECK_PLANS
+        .iter()
+        .filter(|p| profile != Profile::Quick || p.suite == "mates")
+        .collect()
+}
+
+/// Positions that crashed, hung or got an illegal move.
+fn trouble<'a>(statuses: impl Iterator<Item = &'a Status>) -> usize {
+    statuses.filter(|s| **s != Status::Ok).count()
+}
+
+/// What one plan's run gave.
+struct PlanOutcome {
+    plan: CheckPlan,
+    positions: usize,
+    trouble: usize,
+    diff: BaselineDiff,
+}
+
+/// The step's verdict: it passes only when every plan passes.
+fn combine(outcomes: &[PlanOutcome]) -> Verdict {
+    let (mut parts, mut details, mut passed) = (Vec::new(), Vec::new(), true);
+    for o in outcomes {
+        let (ok, why) = plan_verdict(
+            o.plan.suite,
+            o.trouble,
+            &o.diff,
+            o.plan.tolerance,
+            o.plan.baseline,
+        );
         parts.push(format!(
             "{} {}/{} (baseline {}, {} nodes)",
-            plan.suite,
-            diff.current_solved,
-            report.results.len(),
-            diff.baseline_solved,
-            plan.nodes
+            o.plan.suite, o.diff.current_solved, o.positions, o.diff.baseline_solved, o.plan.nodes
         ));
         passed &= ok;
         details.extend(why);
     }
-    Ok(Verdict {
+    Verdict {
         passed,
         summary: parts.join(", "),
         details,
-    })
+    }
 }
 
 /// One suite's part of the verdict: it fails when any position crashed, hung or got an illegal
@@ -97,6 +126,32 @@ mod tests {
                 status: "ok".into(),
             })
             .collect()
+    }
+
+    #[test]
+    fn one_failing_suite_fails_the_step_and_quick_runs_only_the_mates() {
+        let baseline = rows(&[true, true, true]);
+        let ok = compare_baseline(&rows(&[true, true, true]), &baseline, 0);
+        let bad = compare_baseline(&rows(&[true, false, false]), &baseline, 0);
+        let outcome = |plan: usize, diff: BaselineDiff, trouble| PlanOutcome {
+            plan: CHECK_PLANS[plan],
+            positions: 3,
+            trouble,
+            diff,
+        };
+        let v = combine(&[outcome(0, ok.clone(), 0), outcome(1, ok.clone(), 0)]);
+        assert!(v.passed, "{v:?}");
+        assert!(v
+            .summary
+            .starts_with("mates 3/3 (baseline 3, 200000 nodes), tactics 3/3"));
+        assert!(!combine(&[outcome(0, ok.clone(), 0), outcome(1, bad.clone(), 0)]).passed);
+        assert!(!combine(&[outcome(0, bad, 0), outcome(1, ok.clone(), 0)]).passed);
+        assert!(!combine(&[outcome(0, ok, 1)]).passed);
+        let quick: Vec<&str> = plans_for(Profile::Quick).iter().map(|p| p.suite).collect();
+        assert_eq!(quick, ["mates"]);
+        assert_eq!(plans_for(Profile::Standard).len(), CHECK_PLANS.len());
+        let statuses = [Status::Ok, Status::Hung, Status::Ok];
+        assert_eq!(trouble(statuses.iter()), 1);
     }
 
     #[test]
