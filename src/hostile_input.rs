@@ -5,6 +5,7 @@
 //! the file and a line that exists. `PROPTEST_CASES` sets the number of cases (256 by default;
 //! `.ci/run` runs many more).
 
+use crate::game::Variant;
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -161,8 +162,10 @@ proptest! {
 
     #[test]
     fn epd_books(text in hostile(EPD)) {
-        if let Err((line, _)) = crate::tournament::book::parse_epd(&text) {
-            prop_assert!((1..=text.lines().count()).contains(&line));
+        for variant in [Variant::Standard, Variant::Chess960] {
+            if let Err((line, _)) = crate::tournament::book::parse_epd(&text, variant) {
+                prop_assert!((1..=text.lines().count()).contains(&line));
+            }
         }
     }
 
@@ -171,9 +174,9 @@ proptest! {
         let path = temp_file("book.pgn", &text);
         // A game the referee cannot follow ends the book's moves there or is an error naming
         // the game; never a panic.
-        match crate::tournament::book::read_pgn(&path, Some(6)) {
+        match crate::tournament::book::read_pgn(&path, Some(6), Variant::Standard) {
             Ok(book) => for o in &book {
-                prop_assert!(o.position().is_ok());
+                prop_assert!(o.position(Variant::Standard).is_ok());
             },
             Err(e) => prop_assert!(e.contains(&file_name(&path)), "{e}"),
         }

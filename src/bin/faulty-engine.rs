@@ -4,7 +4,7 @@
 //! ```text
 //! faulty-engine [--seed N] [--name S] [--slow-start MS] [--no-uciok] [--no-readyok]
 //!               [--exit-before-uciok CODE] [--stderr-flood N] [--deterministic]
-//!               [--optimum NAME=T]
+//!               [--optimum NAME=T] [--chess960]
 //! ```
 //!
 //! `--optimum NAME=T` declares a spin option NAME and makes the engine the weaker the farther
@@ -49,6 +49,8 @@ struct Faults {
     deterministic: bool,
     /// The option whose distance from a target makes the engine weaker, and the target.
     optimum: Option<(String, i64)>,
+    /// Offer `UCI_Chess960` and play by Chess960 rules (castling as king takes rook).
+    chess960: bool,
 }
 
 fn parse_args() -> Result<Faults, String> {
@@ -61,6 +63,10 @@ fn parse_args() -> Result<Faults, String> {
     while let Some(flag) = args.next() {
         if flag == "--no-uciok" {
             f.no_uciok = true;
+            continue;
+        }
+        if flag == "--chess960" {
+            f.chess960 = true;
             continue;
         }
         if flag == "--deterministic" {
@@ -117,7 +123,7 @@ fn next_random(state: &mut u64) -> u64 {
     state.wrapping_mul(0x2545_F491_4F6C_DD1D)
 }
 
-fn parse_position(line: &str) -> Option<Chess> {
+fn parse_position(line: &str, mode: CastlingMode) -> Option<Chess> {
     let rest = line.strip_prefix("position ")?.trim();
     let (setup, moves) = match rest.split_once(" moves") {
         Some((s, m)) => (s.trim(), m.trim()),
@@ -127,7 +133,7 @@ fn parse_position(line: &str) -> Option<Chess> {
         Chess::default()
     } else {
         let fen: shakmaty::fen::Fen = setup.strip_prefix("fen ")?.trim().parse().ok()?;
-        fen.into_position(CastlingMode::Standard).ok()?
+        fen.into_position(mode).ok()?
     };
     for m in moves.split_ascii_whitespace() {
         let mv = m.parse::<UciMove>().ok()?.to_move(&pos).ok()?;
@@ -149,6 +155,11 @@ fn main() {
     let mut pos = Chess::default();
     let mut searches = 0u64;
     let mut tuned: i64 = 0;
+    let mode = if f.chess960 {
+        CastlingMode::Chess960
+    } else {
+        CastlingMode::Standard
+    };
     let stdin = std::io::stdin();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let reached = |limit: Option<u64>, n: u64| limit.is_some_and(|l| n >= l);
@@ -166,6 +177,9 @@ fn main() {
                 writeln!(out, "id author Sable test suite").ok();
                 writeln!(out, "option name Hash type spin default 16 min 1 max 1024").ok();
                 writeln!(out, "option name Threads type spin default 1 min 1 max 1").ok();
+                if f.chess960 {
+                    writeln!(out, "option name UCI_Chess960 type check default false").ok();
+                }
                 if let Some((name, _)) = &f.optimum {
                     writeln!(
                         out,
@@ -190,7 +204,7 @@ fn main() {
             "isready" if !f.no_readyok => {
                 writeln!(out, "readyok").ok();
             }
-            "position" => match parse_position(cmd) {
+            "position" => match parse_position(cmd, mode) {
                 Some(p) => pos = p,
                 None => {
                     writeln!(out, "info string cannot parse: {cmd}").ok();
@@ -245,23 +259,18 @@ fn main() {
                 }) {
                     // Resign: the runner's resign adjudication scores the game as lost.
                     let m = &moves[0];
-                    writeln!(
-                        out,
-                        "info depth 1 score cp -1000 pv {}",
-                        m.to_uci(CastlingMode::Standard)
-                    )
-                    .ok();
-                    format!("bestmove {}", m.to_uci(CastlingMode::Standard))
+                    writeln!(out, "info depth 1 score cp -1000 pv {}", m.to_uci(mode)).ok();
+                    format!("bestmove {}", m.to_uci(mode))
                 } else {
                     let m = &moves[(next_random(&mut rng) % moves.len() as u64) as usize];
                     let score = (next_random(&mut rng) % 41) as i64 - 20;
                     writeln!(
                         out,
                         "info depth 1 seldepth 1 score cp {score} nodes 1 time 0 pv {}",
-                        m.to_uci(CastlingMode::Standard)
+                        m.to_uci(mode)
                     )
                     .ok();
-                    format!("bestmove {}", m.to_uci(CastlingMode::Standard))
+                    format!("bestmove {}", m.to_uci(mode))
                 };
                 writeln!(out, "{best}").ok();
                 searches += 1;

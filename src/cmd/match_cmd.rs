@@ -1,5 +1,6 @@
 //! `harness match`: play a match between UCI engines (fastchess vocabulary).
 
+use crate::game::Variant;
 use crate::tournament::book::openings_from_words;
 use crate::tournament::config::Stop;
 use crate::tournament::engine_args::{adjudication, engine_from_words};
@@ -35,6 +36,10 @@ pub struct Args {
     /// (suites/openings.epd, compiled in), in random order.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub openings: Vec<String>,
+    /// The rules: standard, or fischerandom (Chess960 and double Fischer random: sets
+    /// UCI_Chess960 on every engine, refuses engines without it; default book: the 960 starts).
+    #[arg(long, default_value = "standard")]
+    pub variant: Variant,
     /// Games per round and pairing: 2 plays each opening twice with colours swapped.
     #[arg(long, default_value_t = 2)]
     pub games: u32,
@@ -231,11 +236,17 @@ fn config_from(
         resolve_engine_revision(e, !args.quiet).map_err(anyhow::Error::msg)?;
     }
     let (openings, book_name) =
-        openings_from_words(&args.openings, args.seed).map_err(anyhow::Error::msg)?;
+        openings_from_words(&args.openings, args.seed, args.variant).map_err(anyhow::Error::msg)?;
     if openings.is_empty() && !args.quiet {
         eprintln!("Openings: every game starts from the start position (--openings startpos)");
     }
+    if args.variant == Variant::Chess960 {
+        for e in &mut engines {
+            e.spec.set_option("UCI_Chess960", "true");
+        }
+    }
     let mut cfg = MatchConfig::new(engines, openings);
+    cfg.variant = args.variant;
     cfg.book_name = book_name;
     cfg.rounds = args.rounds.or(default_rounds).unwrap_or(1);
     cfg.games_per_round = args.games;

@@ -4,7 +4,7 @@
 //! `harness match`), then moves theta. One CSV row per iteration is the record and the resume
 //! file; `--plot` draws every parameter's path.
 
-use crate::game::Opening;
+use crate::game::{Opening, Variant};
 use crate::report::plot::{write_svg, LineChart};
 use crate::spsa::{format_value, parse_input, perturb, update, Param, Schedule};
 use crate::tournament::book::openings_from_words;
@@ -43,6 +43,9 @@ pub struct Args {
     /// Opening book words as for `harness match` (default: the built-in book).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     openings: Vec<String>,
+    /// The rules: standard or fischerandom (sets UCI_Chess960 on the engine).
+    #[arg(long, default_value = "standard")]
+    variant: Variant,
     /// Seed of the perturbations and of the opening order.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -77,6 +80,9 @@ pub struct Args {
 /// (resumable), 4 when the engine's faults stopped it.
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let mut engine = engine_from_words(&args.each, &args.engine).map_err(anyhow::Error::msg)?;
+    if args.variant == Variant::Chess960 {
+        engine.spec.set_option("UCI_Chess960", "true");
+    }
     resolve_engine_revision(&mut engine, !args.quiet).map_err(anyhow::Error::msg)?;
     let mut params = match &args.params {
         Some(path) => {
@@ -90,7 +96,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         bail!("--iterations and --pairs-per must be at least 1");
     }
     let (book, book_name) =
-        openings_from_words(&args.openings, args.seed).map_err(anyhow::Error::msg)?;
+        openings_from_words(&args.openings, args.seed, args.variant).map_err(anyhow::Error::msg)?;
     let adjudication =
         adjudication(&args.draw, &args.resign, args.maxmoves).map_err(anyhow::Error::msg)?;
     let _lock = lock::acquire(&args.out, "harness spsa")?;
@@ -129,6 +135,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         cfg.concurrency = args.concurrency;
         cfg.adjudication = adjudication;
         cfg.event = format!("SPSA iteration {k}");
+        cfg.variant = args.variant;
         let outcome = run_match(&cfg)?;
         faults += outcome.total_faults().total();
         match &outcome.stopped {

@@ -10,12 +10,14 @@ mod play;
 mod player;
 pub mod record;
 pub mod tc;
+pub mod variant;
 
 pub use adjudication::{Adjudication, DrawRule, ResignRule};
 pub use play::{play_game, GameSettings, NotPlayed, Opening};
 pub use player::Player;
 pub use record::{Fault, FaultKind, GameRecord, MoveRecord, Outcome, Termination};
 pub use tc::{Limits, TimeControl};
+pub use variant::Variant;
 
 #[cfg(test)]
 mod tests;

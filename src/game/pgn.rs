@@ -2,6 +2,7 @@
 //! used for PGN opening books and to check that what we write reads back).
 
 use super::record::GameRecord;
+use super::variant::Variant;
 use crate::report::dates::pgn_time;
 use pgn_reader::{RawComment, RawTag, SanPlus, Visitor};
 use shakmaty::fen::Fen;
@@ -40,6 +41,9 @@ pub fn write_game(game: &GameRecord, header: &PgnHeader) -> String {
     tag("White", &game.white);
     tag("Black", &game.black);
     tag("Result", game.outcome.pgn());
+    if let Some(variant) = game.variant.pgn_tag() {
+        tag("Variant", variant);
+    }
     if let Some(fen) = &game.start_fen {
         tag("SetUp", "1");
         tag("FEN", fen);
@@ -108,9 +112,13 @@ fn movetext(game: &GameRecord) -> String {
 
 /// Side to move and full move number of a starting FEN (standard start when None or unreadable).
 fn start_of(fen: Option<&str>) -> (bool, u32) {
-    let pos: Option<Chess> = fen
-        .and_then(|f| f.parse::<Fen>().ok())
-        .and_then(|f| f.into_position(CastlingMode::Standard).ok());
+    // Chess960 too: a start position's side to move and move number do not depend on the rules.
+    let pos: Option<Chess> = fen.and_then(|f| f.parse::<Fen>().ok()).and_then(|f| {
+        f.clone()
+            .into_position(CastlingMode::Standard)
+            .ok()
+            .or_else(|| f.into_position(CastlingMode::Chess960).ok())
+    });
     match pos {
         Some(p) => (p.turn().is_white(), p.fullmoves().get()),
         None => (true, 1),
@@ -165,6 +173,8 @@ pub struct ParsedGame {
     pub result: Option<String>,
     /// Why the game could not be replayed fully (bad FEN, illegal SAN), if so.
     pub error: Option<String>,
+    /// The rules from the `Variant` tag (`Chess960` or standard); moves are in its notation.
+    pub variant: Variant,
 }
 
 /// The state of one game while pgn-reader walks it.
@@ -197,6 +207,12 @@ impl Visitor for GameCollector {
         if name.eq_ignore_ascii_case("FEN") {
             tags.fen = Some(value.clone());
         }
+        if name.eq_ignore_ascii_case("Variant") {
+            let v = value.to_ascii_lowercase();
+            if v.contains("960") || v.contains("fischer") {
+                tags.variant = Variant::Chess960;
+            }
+        }
         tags.tags.push((name, value));
         ControlFlow::Continue(())
     }
@@ -205,7 +221,7 @@ impl Visitor for GameCollector {
         let pos = match &game.fen {
             None => Chess::default(),
             Some(f) => match f.parse::<Fen>().map_err(|e| e.to_string()).and_then(|fen| {
-                fen.into_position(CastlingMode::Standard)
+                fen.into_position(game.variant.castling_mode())
                     .map_err(|e| e.to_string())
             }) {
                 Ok(p) => p,
@@ -226,7 +242,7 @@ impl Visitor for GameCollector {
             Ok(m) => {
                 walk.game
                     .moves
-                    .push(UciMove::from_move(m, CastlingMode::Standard).to_string());
+                    .push(UciMove::from_move(m, walk.game.variant.castling_mode()).to_string());
                 walk.pos.play_unchecked(m);
             }
             Err(e) => {
@@ -293,6 +309,7 @@ mod tests {
             // 2000-02-29 12:34:56 UTC
             start_time: std::time::UNIX_EPOCH + std::time::Duration::from_secs(951_827_696),
             duration_ms: 1500,
+            variant: Variant::Standard,
         }
     }
 

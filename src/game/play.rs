@@ -5,12 +5,13 @@ use super::adjudication::{Adjudication, Adjudicator, Verdict};
 use super::player::Player;
 use super::record::{side_name, Fault, FaultKind, GameRecord, MoveRecord, Outcome, Termination};
 use super::tc::{go_params, Clock, ClockVerdict, Limits};
+use super::variant::Variant;
 use crate::uci::{StartError, UciError};
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
+use shakmaty::{Chess, Color, EnPassantMode, Position};
 use std::time::Instant;
 
 /// Where a game starts: a position and book moves played from it.
@@ -25,13 +26,14 @@ pub struct Opening {
 }
 
 impl Opening {
-    /// The position after the book moves, or why the opening is unusable.
-    pub fn position(&self) -> Result<Chess, String> {
+    /// The position after the book moves under `variant`'s rules, or why the opening is
+    /// unusable.
+    pub fn position(&self, variant: Variant) -> Result<Chess, String> {
         let mut pos: Chess = match &self.fen {
             None => Chess::default(),
             Some(f) => {
                 let fen: Fen = f.parse().map_err(|e| format!("bad FEN `{f}`: {e}"))?;
-                fen.into_position(CastlingMode::Standard)
+                fen.into_position(variant.castling_mode())
                     .map_err(|e| format!("illegal position `{f}`: {e}"))?
             }
         };
@@ -55,6 +57,8 @@ pub struct GameSettings {
     pub adjudication: Adjudication,
     /// Asked before every move: true abandons the game (Ctrl-C); it is then not played at all.
     pub abandon: fn() -> bool,
+    /// The rules: standard chess or Chess960.
+    pub variant: Variant,
 }
 
 impl GameSettings {
@@ -65,6 +69,7 @@ impl GameSettings {
             black_limits: black,
             adjudication,
             abandon: || false,
+            variant: Variant::Standard,
         }
     }
 }
@@ -215,6 +220,7 @@ pub fn play_game(
         black_time_control: settings.black_limits.pgn_tag(),
         start_time,
         duration_ms: started.elapsed().as_millis() as u64,
+        variant: settings.variant,
     })
 }
 
@@ -231,7 +237,7 @@ fn run(
             fen: opening.fen.clone(),
             ..Opening::default()
         })
-        .position()
+        .position(settings.variant)
         {
             Ok(p) => p,
             // Books are checked when loaded; this is only a last line of defence.
@@ -251,10 +257,12 @@ fn run(
                 &format!("Unusable opening: illegal book move {m}"),
             ));
         };
+        // Sent to the engines in the variant's notation, whatever the book wrote.
+        let uci = UciMove::from_move(mv, settings.variant.castling_mode()).to_string();
         let san = SanPlus::from_move_and_play_unchecked(&mut pos, mv).to_string();
         push_history(&mut history, &pos);
         moves.push(MoveRecord {
-            uci: m.clone(),
+            uci,
             san,
             score: None,
             depth: None,
@@ -361,11 +369,14 @@ fn play_moves(
             return Ok(Ending::fault(turn, FaultKind::IllegalMove, sent, true));
         };
         let fullmove = pos.fullmoves().get();
+        // The opponent gets the move in the variant's notation (king takes rook for castling in
+        // Chess960), whichever form this engine sent.
+        let uci = UciMove::from_move(mv, settings.variant.castling_mode()).to_string();
         let san = SanPlus::from_move_and_play_unchecked(&mut pos, mv).to_string();
         push_history(&mut history, &pos);
         let info = &result.info;
         moves.push(MoveRecord {
-            uci: sent.clone(),
+            uci: uci.clone(),
             san,
             score: info.score,
             depth: info.depth,
@@ -373,7 +384,7 @@ fn play_moves(
             time_ms: result.elapsed.as_millis() as u64,
             book: false,
         });
-        played.push(sent);
+        played.push(uci);
         match adjudicator.after_move(turn, fullmove, info.score) {
             None => {}
             Some(Verdict::Draw) => return Ok(adjudicated(Outcome::Draw, "Draw by adjudication")),

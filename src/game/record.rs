@@ -141,6 +141,8 @@ pub struct GameRecord {
     pub black_time_control: String,
     /// When the game started.
     pub start_time: std::time::SystemTime,
+    /// The rules it was played by.
+    pub variant: super::variant::Variant,
     /// Wall time of the game in milliseconds.
     pub duration_ms: u64,
 }

@@ -208,3 +208,49 @@ fn resign_adjudication_uses_engine_scores() {
         g.reason
     );
 }
+
+#[test]
+fn chess960_castling_is_king_takes_rook_and_reads_back_as_o_o() {
+    // King on g1 and rook on h1: castling king side moves only the rook (to f1), the case
+    // standard notation cannot express. The book plays it as king takes rook.
+    let fen = "1r4kr/pppppppp/8/8/8/8/PPPPPPPP/1R4KR w HBhb - 0 1";
+    let mut s = settings("10+0.1");
+    s.variant = Variant::Chess960;
+    let chess960 = |seed: &str| {
+        Player::new(
+            faulty(&["--chess960", "--seed", seed]),
+            Duration::from_secs(5),
+            Duration::from_secs(2),
+        )
+    };
+    let (mut w, mut b) = (chess960("5"), chess960("6"));
+    let opening = Opening {
+        fen: Some(fen.into()),
+        moves: vec!["g1h1".into(), "g8h8".into()],
+        origin: None,
+    };
+    let g = play_game(&mut w, &mut b, &opening, &s).unwrap();
+    assert_eq!(g.fault, None, "{}", g.reason);
+    assert_eq!(
+        (g.moves[0].uci.as_str(), g.moves[0].san.as_str()),
+        ("g1h1", "O-O")
+    );
+    assert_eq!(g.moves[1].san, "O-O");
+    let text = pgn::write_game(&g, &pgn::PgnHeader::default());
+    assert!(text.contains("[Variant \"Chess960\"]"), "{text}");
+    assert!(text.contains(&format!("[FEN \"{fen}\"]")), "{text}");
+    // Our own reader, which follows the Variant tag, replays every move.
+    let mut reader = pgn_reader::Reader::new(std::io::Cursor::new(text.as_bytes()));
+    let back = reader.read_game(&mut pgn::GameCollector).unwrap().unwrap();
+    assert_eq!(back.error, None);
+    assert_eq!(back.variant, Variant::Chess960);
+    let played: Vec<&str> = g.moves.iter().map(|m| m.uci.as_str()).collect();
+    assert_eq!(back.moves, played);
+    // In standard chess the same opening is not even a position.
+    let standard = play_game(&mut w, &mut b, &opening, &settings("10+0.1")).unwrap();
+    assert!(
+        standard.reason.starts_with("Unusable opening"),
+        "{}",
+        standard.reason
+    );
+}

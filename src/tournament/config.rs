@@ -1,6 +1,6 @@
 //! What a match is ([`MatchConfig`]) and what it produced ([`MatchOutcome`]).
 
-use crate::game::{Adjudication, FaultKind, Limits, Opening};
+use crate::game::{Adjudication, FaultKind, Limits, Opening, Variant};
 use crate::stats::{Decision, PairTracker, Sprt, SprtPoint};
 use crate::uci::EngineSpec;
 use serde::{Deserialize, Serialize};
@@ -51,6 +51,8 @@ pub struct MatchConfig {
     pub fault_rules: FaultRules,
     /// Write every line to and from every engine here (`--log`).
     pub log: Option<PathBuf>,
+    /// The rules (standard chess or Chess960); Chess960 engines get `UCI_Chess960=true`.
+    pub variant: Variant,
     /// Allowance for engine startup (`uci` → `uciok`, `isready`).
     pub startup: Duration,
     /// Allowance for `isready` between games and `stop` after a time loss.
@@ -89,6 +91,7 @@ impl MatchConfig {
             recover: true,
             fault_rules: FaultRules::default(),
             log: None,
+            variant: Variant::Standard,
             startup: Duration::from_secs(10),
             ping: Duration::from_secs(5),
             pgn_out: None,

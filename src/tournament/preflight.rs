@@ -4,6 +4,7 @@
 
 use super::config::MatchConfig;
 use super::schedule::GameJob;
+use crate::game::Variant;
 use crate::uci::{Engine, StartError, TrafficLog};
 use anyhow::bail;
 use std::collections::HashSet;
@@ -65,11 +66,30 @@ pub fn check_config(cfg: &MatchConfig) -> anyhow::Result<()> {
 }
 
 /// Starts every engine once (handshake, options, `isready`) and quits it. The first that fails
-/// is returned; unknown options are reported as warnings.
-pub fn start_each(cfg: &MatchConfig, log: Option<&TrafficLog>) -> Result<Vec<String>, StartError> {
+/// to start is returned (inside `Ok`); unknown options are reported as warnings. An engine
+/// without `UCI_Chess960` in a Chess960 match is a configuration error.
+pub fn start_each(
+    cfg: &MatchConfig,
+    log: Option<&TrafficLog>,
+) -> anyhow::Result<Result<Vec<String>, StartError>> {
     let mut warnings = Vec::new();
     for e in &cfg.engines {
-        let engine = Engine::start_logged(&e.spec, cfg.startup, log)?;
+        let engine = match Engine::start_logged(&e.spec, cfg.startup, log) {
+            Ok(engine) => engine,
+            Err(e) => return Ok(Err(e)),
+        };
+        let chess960 = engine
+            .declared_options()
+            .iter()
+            .any(|o| o.eq_ignore_ascii_case("UCI_Chess960"));
+        if cfg.variant == Variant::Chess960 && !chess960 {
+            let name = e.spec.display_name();
+            engine.quit(std::time::Duration::from_millis(500));
+            bail!(
+                "engine {name} does not offer UCI_Chess960, so it cannot play --variant \
+                 fischerandom"
+            );
+        }
         for (name, _) in &e.spec.options {
             let declared = engine.declared_options();
             if !declared.iter().any(|d| d.eq_ignore_ascii_case(name)) {
@@ -83,7 +103,7 @@ pub fn start_each(cfg: &MatchConfig, log: Option<&TrafficLog>) -> Result<Vec<Str
         }
         engine.quit(std::time::Duration::from_millis(500));
     }
-    Ok(warnings)
+    Ok(Ok(warnings))
 }
 
 /// Warnings about openings: more rounds than openings (each is then played again), and

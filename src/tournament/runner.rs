@@ -127,7 +127,7 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
     };
     // One start of every engine before any game: a broken setup stops here, having played and
     // written nothing.
-    match preflight::start_each(cfg, log.as_ref()) {
+    match preflight::start_each(cfg, log.as_ref())? {
         Ok(warnings) => warnings.iter().for_each(|w| progress.warn(w)),
         Err(e) => {
             state.outcome.stopped = Some(Stop::Setup(e.to_string()));
@@ -300,6 +300,7 @@ fn worker(
             cfg.adjudication,
         );
         settings.abandon = interrupt::requested;
+        settings.variant = cfg.variant;
         let (white, black) = two_mut(&mut players, job.white, job.black);
         let played = play_game(white, black, &openings[job.opening], &settings);
         let not_played = played.is_err();

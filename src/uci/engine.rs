@@ -105,15 +105,14 @@ impl Engine {
             engine: spec.display_name(),
             command: command_line(spec),
             error,
-            output: tail.lines(),
+            // The process is gone (or killed just now): read its stderr to the end.
+            output: tail.final_lines(Duration::from_millis(300)),
         };
         let mut engine = Engine::spawn(spec, &tail, log).map_err(failed)?;
         match engine.get_ready(spec, startup_timeout) {
             Ok(()) => Ok(engine),
             Err(e) => {
-                // The reader threads may still be taking in the last lines of a dying engine.
-                engine.wait_exit(Duration::from_millis(100));
-                std::thread::sleep(Duration::from_millis(20));
+                drop(engine);
                 Err(failed(e))
             }
         }

@@ -61,6 +61,7 @@ pub fn spawn_stderr<R: Read + Send + 'static>(source: R, tap: Tap) {
                 }
                 tap.record(Direction::Stderr, &String::from_utf8_lossy(&line));
             }
+            tap.tail.close_stderr();
         })
         .expect("spawning a thread");
 }
