@@ -11,14 +11,21 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 use std::collections::BTreeMap;
 use std::fmt;
 
-/// The shakmaty position for a FEN.
+/// The shakmaty position for a FEN, in Chess960 castling mode when the castling field needs it
+/// (a king off the e-file or a castling rook off the a- and h-files, in X-FEN or Shredder-FEN).
 pub fn referee_position(fen: &str) -> anyhow::Result<Chess> {
     let parsed: Fen = fen
         .parse()
         .map_err(|e| anyhow!("shakmaty cannot read FEN '{fen}': {e}"))?;
+    let mode = CastlingMode::detect(parsed.as_setup());
     parsed
-        .into_position(CastlingMode::Standard)
+        .into_position(mode)
         .map_err(|e| anyhow!("shakmaty rejects position '{fen}': {e}"))
+}
+
+/// Whether moves of `pos` are written in Chess960 notation (castling as king takes rook).
+fn is_chess960(pos: &Chess) -> bool {
+    pos.castles().mode().is_chess960()
 }
 
 /// The FEN shakmaty writes for a position (en passant square only when legally capturable).
@@ -26,11 +33,13 @@ pub fn referee_fen(pos: &Chess) -> String {
     Fen::from_position(pos, EnPassantMode::Legal).to_string()
 }
 
-/// Legal moves of a shakmaty position keyed by UCI text.
-fn referee_moves(pos: &Chess) -> BTreeMap<String, shakmaty::Move> {
+/// Legal moves of a shakmaty position keyed by UCI text (castling as king takes rook in
+/// Chess960 mode, as [`Board::move_to_uci`] writes it with `chess960`).
+fn referee_moves(pos: &Chess, chess960: bool) -> BTreeMap<String, shakmaty::Move> {
+    let mode = CastlingMode::from_chess960(chess960);
     pos.legal_moves()
         .into_iter()
-        .map(|m| (m.to_uci(CastlingMode::Standard).to_string(), m))
+        .map(|m| (m.to_uci(mode).to_string(), m))
         .collect()
 }
 
@@ -119,6 +128,7 @@ pub fn find_bug(fen: &str, depth: u32) -> anyhow::Result<Diagnosis> {
 pub fn find_bug_with(fen: &str, depth: u32, gen: &MoveGen) -> anyhow::Result<Diagnosis> {
     let mut board = Board::from_fen(fen).with_context(|| format!("bad FEN '{fen}'"))?;
     let mut pos = referee_position(fen)?;
+    let chess960 = is_chess960(&pos);
     let mut path = Vec::new();
     let total = perft_with(&mut board, depth, gen);
     if depth == 0 || total == shakmaty::perft(&pos, depth) {
@@ -128,9 +138,9 @@ pub fn find_bug_with(fen: &str, depth: u32, gen: &MoveGen) -> anyhow::Result<Dia
     loop {
         let ours: BTreeMap<String, sable::types::Move> = gen(&board)
             .into_iter()
-            .map(|m| (m.to_string(), m))
+            .map(|m| (board.move_to_uci(m, chess960), m))
             .collect();
-        let theirs = referee_moves(&pos);
+        let theirs = referee_moves(&pos, chess960);
         let missing: Vec<String> = theirs
             .keys()
             .filter(|k| !ours.contains_key(*k))
