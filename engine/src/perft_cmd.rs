@@ -5,7 +5,7 @@ use sable::movegen;
 use std::time::Instant;
 
 const USAGE: &str =
-    "usage: sable perft DEPTH [FEN]   (DEPTH 1..=15; FEN defaults to the start position)";
+    "usage: sable perft DEPTH [FEN]   (DEPTH 1..=15; FEN defaults to the start position; Chess960 FENs in X-FEN or Shredder-FEN)";
 
 /// Runs the command; returns the process exit code (2 on bad arguments).
 pub fn run(args: &[String]) -> i32 {
@@ -30,11 +30,13 @@ pub fn run(args: &[String]) -> i32 {
     };
     movegen::init();
     let start = Instant::now();
+    // Castling as king takes rook when the FEN has Chess960 castling rights.
+    let chess960 = board.is_chess960();
     let split = movegen::divide(&mut board, depth);
     let elapsed = start.elapsed();
     let total: u64 = split.iter().map(|(_, n)| n).sum();
     for (m, n) in &split {
-        println!("{m}: {n}");
+        println!("{}: {n}", board.move_to_uci(*m, chess960));
     }
     let secs = elapsed.as_secs_f64();
     println!();

@@ -333,3 +333,69 @@ fn never_flags_at_one_second_plus_ten_ms() {
         moves.push(mv);
     }
 }
+
+/// With UCI_Chess960 on, castling is read and written as the king taking its own rook, the
+/// FEN display uses Shredder-FEN, and a search after a 960 castling returns a legal move.
+#[test]
+fn chess960_castling_notation_with_the_option_on_and_off() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until("uciok", LONG);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name UCI_Chess960 type check default false"),
+        "{lines:?}"
+    );
+    // King e1, rooks b1 and g1 (Black mirrored): queen-side castling is e1b1 in 960 notation.
+    let fen = "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1";
+    e.send("setoption name UCI_Chess960 value true");
+    e.send(&format!("position fen {fen} moves e1b1 e8b8"));
+    e.send("d");
+    let shown = e.until("info string fen", LONG);
+    assert_eq!(
+        shown.last().unwrap(),
+        "info string fen 2kr2r1/pppppppp/8/8/8/8/PPPPPPPP/2KR2R1 w - - 2 2"
+    );
+    e.send("go depth 5");
+    let lines = e.until("bestmove", LONG);
+    let best = bestmove(&lines);
+    let board =
+        sable::board::Board::from_fen("2kr2r1/pppppppp/8/8/8/8/PPPPPPPP/2KR2R1 w - - 2 2").unwrap();
+    assert!(board.parse_uci_move_as(&best, true).is_some(), "{best}");
+
+    // Before castling, the rights print in Shredder-FEN with the option on ...
+    e.send(&format!("position fen {fen}"));
+    e.send("d");
+    let shown = e.until("info string fen", LONG);
+    assert!(shown.last().unwrap().contains(" w GBgb - "), "{shown:?}");
+    // ... and perft lists the castling as king takes rook.
+    e.send("go perft 1");
+    let lines = e.until("Nodes searched", LONG);
+    assert!(lines.iter().any(|l| l == "e1b1: 1"), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.starts_with("e1c1")), "{lines:?}");
+
+    // With the option off, the king's destination is castling and the FEN is X-FEN.
+    e.send("setoption name UCI_Chess960 value false");
+    e.send(&format!("position fen {fen} moves e1c1"));
+    e.send("d");
+    let shown = e.until("info string fen", LONG);
+    assert!(
+        shown.last().unwrap().contains("/2KR2R1 b kq - 1 1"),
+        "{shown:?}"
+    );
+
+    // A standard game with the option on: e1h1 castles, e1g1 is refused.
+    e.send("setoption name UCI_Chess960 value true");
+    let standard = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+    e.send(&format!("position fen {standard} moves e1h1"));
+    e.send("d");
+    let shown = e.until("info string fen", LONG);
+    assert!(
+        shown.last().unwrap().contains("/R4RK1 b ha - 1 1"),
+        "{shown:?}"
+    );
+    e.send(&format!("position fen {standard} moves e1g1"));
+    let lines = e.until("info string illegal move 'e1g1'", LONG);
+    assert!(!lines.is_empty());
+}

@@ -3,7 +3,8 @@
 
 use super::signature;
 use super::{run_step, Profile, StepOutcome, Verdict};
-use crate::suites::perft::{default_suite, DEFAULT_MAX_DEPTH};
+use crate::suites::perft::{default_suite, PerftCase, DEFAULT_MAX_DEPTH};
+use crate::suites::perft960::chess960_suite;
 use crate::suites::perft_referee::{cross_check, random_positions};
 use std::path::Path;
 
@@ -11,6 +12,7 @@ use std::path::Path;
 pub fn run(step: &str, profile: Profile) -> StepOutcome {
     match step {
         "perft" => run_step(step, || perft(profile)),
+        "perft960" => run_step(step, || perft960(profile)),
         "bench" => run_step(step, bench),
         "tactics" => run_step(step, || super::tactics::run(profile)),
         "match" => run_step(step, || super::sanity_match::run(profile)),
@@ -29,30 +31,8 @@ fn perft(profile: Profile) -> anyhow::Result<Verdict> {
 }
 
 /// The perft step on `cases` (the built-in suite, or a test's own).
-fn perft_on(
-    cases: &[crate::suites::perft::PerftCase],
-    max_depth: u32,
-    profile: Profile,
-) -> anyhow::Result<Verdict> {
-    let report = crate::cmd::perft::run_with_progress("check", cases, max_depth);
-    let details = report
-        .failures()
-        .filter_map(|c| {
-            let r = c.first_failure()?;
-            Some(format!(
-                "line {}: {} D{} expected {}, got {}",
-                c.line, c.fen, r.depth, r.expected, r.got
-            ))
-        })
-        .collect::<Vec<_>>();
-    let mut summary = format!(
-        "{}/{} positions to depth {max_depth}, {} nodes, {:.0} Mnps",
-        report.cases.len() - details.len(),
-        report.cases.len(),
-        report.total_nodes,
-        report.nps() / 1e6
-    );
-    let mut details = details;
+fn perft_on(cases: &[PerftCase], max_depth: u32, profile: Profile) -> anyhow::Result<Verdict> {
+    let (passed, mut summary, mut details) = run_perft_suite(cases, max_depth);
     if profile == Profile::Full {
         // The full gate also plays random games out of the suite positions and compares every
         // count at depths 1-3 with shakmaty, the independent referee.
@@ -72,10 +52,49 @@ fn perft_on(
         }));
     }
     Ok(Verdict {
-        passed: report.passed() && details.is_empty(),
+        passed: passed && details.is_empty(),
         summary,
         details,
     })
+}
+
+/// The built-in Chess960 suite (start positions, castling edge cases, playouts; under a second
+/// at depth 4 on 2 cores).
+fn perft960(profile: Profile) -> anyhow::Result<Verdict> {
+    let max_depth = match profile {
+        Profile::Quick => 3,
+        Profile::Standard => 4,
+        Profile::Full => 5,
+    };
+    let (passed, summary, details) = run_perft_suite(&chess960_suite()?, max_depth);
+    Ok(Verdict {
+        passed,
+        summary,
+        details,
+    })
+}
+
+/// Runs a perft suite: whether it passed, a one-line summary and one line per failure.
+fn run_perft_suite(cases: &[PerftCase], max_depth: u32) -> (bool, String, Vec<String>) {
+    let report = crate::cmd::perft::run_with_progress("check", cases, max_depth);
+    let details = report
+        .failures()
+        .filter_map(|c| {
+            let r = c.first_failure()?;
+            Some(format!(
+                "line {}: {} D{} expected {}, got {}",
+                c.line, c.fen, r.depth, r.expected, r.got
+            ))
+        })
+        .collect::<Vec<_>>();
+    let summary = format!(
+        "{}/{} positions to depth {max_depth}, {} nodes, {:.0} Mnps",
+        report.cases.len() - details.len(),
+        report.cases.len(),
+        report.total_nodes,
+        report.nps() / 1e6
+    );
+    (report.passed(), summary, details)
 }
 
 /// Random positions the full profile cross-checks against shakmaty.

@@ -5,7 +5,7 @@ use anyhow::Context;
 use std::path::PathBuf;
 
 /// The steps of the gate, in the order they run.
-pub const STEPS: &[&str] = &["perft", "bench", "tactics", "match"];
+pub const STEPS: &[&str] = &["perft", "perft960", "bench", "tactics", "match"];
 
 /// Options of `harness check`.
 #[derive(clap::Args, Debug)]
@@ -16,7 +16,8 @@ pub struct Args {
     /// Full profile: deeper perft and more games (several minutes).
     #[arg(long)]
     pub full: bool,
-    /// Run only these steps (repeatable or comma-separated): perft, bench, tactics, match.
+    /// Run only these steps (repeatable or comma-separated): perft, perft960, bench, tactics,
+    /// match.
     #[arg(long, value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(STEPS))]
     pub only: Vec<String>,
     /// Skip these steps (repeatable or comma-separated).

@@ -6,6 +6,7 @@ use crate::suites::perft::{
     default_suite, parallel_perft, parse_suite, run_suite, CaseResult, PerftCase, SuiteReport,
     DEFAULT_MAX_DEPTH, DEFAULT_SUITE_NAME,
 };
+use crate::suites::perft960::{chess960_suite, generate_960_suite, CHESS960_SUITE_NAME};
 use crate::suites::perft_referee::{
     cross_check, find_bug, generate_suite, random_positions, referee_position, Diagnosis,
 };
@@ -18,8 +19,8 @@ use std::time::Instant;
 /// Options of this subcommand.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Perft suite files (`FEN ;D1 20 ;D2 400 ...` per line). Default: the built-in
-    /// suites/perft.epd.
+    /// Perft suite files (`FEN ;D1 20 ;D2 400 ...` per line; Chess960 positions in X-FEN or
+    /// Shredder-FEN). Default: the built-in suites/perft.epd and suites/perft960.epd.
     pub files: Vec<PathBuf>,
     /// Skip depths above this one (default 6; the built-in suite is sized for it).
     #[arg(long, default_value_t = DEFAULT_MAX_DEPTH, value_parser = clap::value_parser!(u32).range(1..=20))]
@@ -48,12 +49,22 @@ pub struct Args {
     /// scripts/gen-perft-suite.sh).
     #[arg(long, value_name = "OUT", hide = true)]
     pub generate: Option<PathBuf>,
+    /// Write a freshly computed built-in Chess960 suite to this file (developer tool, see
+    /// scripts/gen-perft-suite.sh).
+    #[arg(long, value_name = "OUT", hide = true)]
+    pub generate_960: Option<PathBuf>,
 }
 
 /// Runs the subcommand; returns the process exit code (0 all good, 1 any mismatch).
 pub fn run(args: Args) -> anyhow::Result<i32> {
     if let Some(out) = &args.generate {
         let text = generate_suite(8_000_000, 40)?;
+        std::fs::write(out, text).with_context(|| format!("cannot write {}", out.display()))?;
+        eprintln!("wrote {}", out.display());
+        return Ok(0);
+    }
+    if let Some(out) = &args.generate_960 {
+        let text = generate_960_suite(8_000_000, 30)?;
         std::fs::write(out, text).with_context(|| format!("cannot write {}", out.display()))?;
         eprintln!("wrote {}", out.display());
         return Ok(0);
@@ -81,10 +92,14 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     Ok(code)
 }
 
-/// Reads the given suite files, or the built-in suite when none is given.
+/// Reads the given suite files, or the built-in suites (standard and Chess960) when none is
+/// given. Chess960 positions are recognised by their castling fields (X-FEN or Shredder-FEN).
 fn load_suites(files: &[PathBuf]) -> anyhow::Result<Vec<(String, Vec<PerftCase>)>> {
     if files.is_empty() {
-        return Ok(vec![(DEFAULT_SUITE_NAME.to_string(), default_suite()?)]);
+        return Ok(vec![
+            (DEFAULT_SUITE_NAME.to_string(), default_suite()?),
+            (CHESS960_SUITE_NAME.to_string(), chess960_suite()?),
+        ]);
     }
     files
         .iter()

@@ -83,6 +83,12 @@ impl EpdPosition {
         Fen::from_position(&self.position, EnPassantMode::Legal).to_string()
     }
 
+    /// Whether the position needs Chess960 castling (UCI_Chess960 for engines): a king off the
+    /// e-file or a castling rook off the a- and h-files.
+    pub fn is_chess960(&self) -> bool {
+        self.position.castles().mode().is_chess960()
+    }
+
     /// Whether the position says how to score an answer (`bm`, `am`, `dm` or scored alternatives).
     pub fn has_criterion(&self) -> bool {
         !self.bm.is_empty() || !self.am.is_empty() || self.dm.is_some() || !self.points.is_empty()
@@ -265,8 +271,10 @@ fn parse_position(line: &str) -> Result<(Chess, &str), String> {
     }
     let fen = Fen::from_ascii(fields.join(" ").as_bytes())
         .map_err(|e| format!("bad position '{}': {e}", fields.join(" ")))?;
+    // Chess960 castling rights (X-FEN or Shredder-FEN) put the position in Chess960 mode.
+    let mode = CastlingMode::detect(fen.as_setup());
     let position = fen
-        .into_position::<Chess>(CastlingMode::Standard)
+        .into_position::<Chess>(mode)
         .or_else(PositionError::ignore_invalid_castling_rights)
         .or_else(PositionError::ignore_invalid_ep_square)
         .map_err(|e| format!("illegal position '{}': {e}", fields.join(" ")))?;

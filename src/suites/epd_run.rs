@@ -263,10 +263,17 @@ fn search_position(
 ) -> (PositionResult, bool) {
     let start = Instant::now();
     let mut samples = Vec::new();
-    let prepared = engine
-        .new_game()
-        .and_then(|_| engine.is_ready(Duration::from_secs(10)))
-        .and_then(|_| engine.set_position::<&str>(Some(&pos.fen()), &[]));
+    // Chess960 positions: the engine must read and write castling as king takes rook (the
+    // option is switched back off after the search, so the engine can serve the next line).
+    let chess960 = pos.is_chess960() && declares_chess960(engine);
+    let prepared = (if chess960 {
+        chess960_mode(engine, true)
+    } else {
+        Ok(())
+    })
+    .and_then(|_| engine.new_game())
+    .and_then(|_| engine.is_ready(Duration::from_secs(10)))
+    .and_then(|_| engine.set_position::<&str>(Some(&pos.fen()), &[]));
     let answer = prepared.and_then(|_| {
         engine.go(&config.limit.go_params(), search_timeout(config), |info| {
             if let Some(s) = sample(&pos.position, info, start) {
@@ -279,6 +286,12 @@ fn search_position(
         Err(UciError::Timeout(_)) => return (failed(suite, pos, Status::Hung), false),
         Err(e) => return (failed(suite, pos, Status::Crashed(e.to_string())), false),
     };
+    if chess960 && chess960_mode(engine, false).is_err() {
+        return (
+            failed(suite, pos, Status::Crashed("engine gone".into())),
+            false,
+        );
+    }
     let total_ms = answer.elapsed.as_millis() as u64;
     let sent = answer.best.mv.clone();
     let best = sent.as_deref().and_then(|m| legal(&pos.position, m));
@@ -319,6 +332,21 @@ fn sample(position: &Chess, info: &Info, start: Instant) -> Option<PvSample> {
     })
 }
 
+/// Whether the engine offers `UCI_Chess960`.
+fn declares_chess960(engine: &Engine) -> bool {
+    engine
+        .declared_options()
+        .iter()
+        .any(|o| o.eq_ignore_ascii_case("UCI_Chess960"))
+}
+
+/// Sends `setoption name UCI_Chess960 value <on>`.
+fn chess960_mode(engine: &mut Engine, on: bool) -> Result<(), UciError> {
+    engine.send(&format!("setoption name UCI_Chess960 value {on}"))
+}
+
+/// The engine's move text as a legal move; castling is accepted as king takes rook (always) or
+/// as the king's two-square move (standard positions).
 fn legal(position: &Chess, uci: &str) -> Option<Move> {
     UciMove::from_ascii(uci.as_bytes())
         .ok()?

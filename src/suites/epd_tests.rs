@@ -233,3 +233,20 @@ fn every_shared_tactical_file_parses() {
         2
     );
 }
+
+#[test]
+fn chess960_positions_in_shredder_fen_and_x_fen() {
+    // King b1, rooks a1 and e1 (Shredder-FEN "EA"): O-O takes the king to g1, the rook to f1.
+    let p = parse("rk2r3/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w EAea - bm O-O; id \"960.1\";");
+    assert!(p.is_chess960());
+    assert_eq!(sans(&p, &p.bm), "O-O");
+    assert_eq!(
+        p.fen(),
+        "rk2r3/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w KQkq - 0 1"
+    );
+    // The same position in X-FEN, the castling in UCI as king takes rook.
+    let q = parse("rk2r3/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w KQkq - c9 b1e1;");
+    assert_eq!(sans(&q, &q.c9_moves), "O-O");
+    // Standard positions stay in standard mode.
+    assert!(!parse("4k3/8/8/8/8/8/8/R3K2R w KQ - bm O-O;").is_chess960());
+}

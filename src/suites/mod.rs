@@ -9,6 +9,7 @@ pub mod epd_report;
 pub mod epd_run;
 pub mod epd_score;
 pub mod perft;
+pub mod perft960;
 pub mod perft_referee;
 
 /// The shared reference data (`../shared/data` beside the checkout, as in CI, or `/work/shared/data`).

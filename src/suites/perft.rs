@@ -332,6 +332,9 @@ mod tests {
                 "whittington/ferdy_single_check/ferdy_perft_single_check_1.epd",
                 4,
             ),
+            // Chess960 (960 positions, Shredder-FEN castling fields): a few seconds at depth 4;
+            // .ci/run runs it to depth 5.
+            ("frcperftsuite.epd", 4),
         ];
         for (file, depth) in suites {
             let path = dir.join(file);

@@ -1,6 +1,6 @@
 //! FEN in and out, with a typed error for every way a FEN can be wrong.
 
-use super::Board;
+use super::{castling, Board};
 use crate::movegen::attacks;
 use crate::types::{Bitboard, CastlingRights, Color, Piece, PieceType, Square};
 use std::fmt;
@@ -28,9 +28,10 @@ pub enum FenError {
     },
     /// The side-to-move field is not "w" or "b".
     BadSideToMove(String),
-    /// The castling field is not "-" or a subset of "KQkq".
+    /// The castling field is not "-" or up to four letters among KQkq and the files A-H, a-h,
+    /// or names one right twice.
     BadCastling(String),
-    /// A castling right whose king or rook is not on its home square.
+    /// A castling right without its king on the back rank and a rook where the letter says.
     CastlingWithoutPieces(char),
     /// The en passant field is not "-" or a square on the right rank.
     BadEnPassant(String),
@@ -73,11 +74,14 @@ impl fmt::Display for FenError {
             }
             FenError::BadSideToMove(s) => write!(f, "side to move must be 'w' or 'b', found '{s}'"),
             FenError::BadCastling(s) => {
-                write!(f, "castling field must be '-' or a subset of 'KQkq', found '{s}'")
+                write!(
+                    f,
+                    "castling field must be '-', letters from 'KQkq' (X-FEN) or rook files 'A'-'H', 'a'-'h' (Shredder-FEN), each right once; found '{s}'"
+                )
             }
             FenError::CastlingWithoutPieces(c) => write!(
                 f,
-                "castling right '{c}' needs the king and rook on their starting squares"
+                "castling right '{c}' needs the king on its back rank and a rook on that side of it (or on the file named)"
             ),
             FenError::BadEnPassant(s) => write!(
                 f,
@@ -188,36 +192,110 @@ impl Board {
         Ok(())
     }
 
-    fn parse_castling(&self, field: &str) -> Result<CastlingRights, FenError> {
+    /// Reads the castling field: "-", or per right a letter: K/Q/k/q (X-FEN: the outermost
+    /// rook on that side of the king) or the rook's file A-H/a-h (Shredder-FEN; X-FEN uses it
+    /// when the rook is not the outermost). Records the castling set-up as it goes.
+    fn parse_castling(&mut self, field: &str) -> Result<CastlingRights, FenError> {
         if field == "-" {
             return Ok(CastlingRights::NONE);
         }
-        if field.is_empty() || field.len() > 4 || !field.chars().all(|c| "KQkq".contains(c)) {
+        let letter = |c: char| matches!(c.to_ascii_lowercase(), 'a'..='h' | 'k' | 'q');
+        if field.is_empty() || field.len() > 4 || !field.chars().all(letter) {
             return Err(FenError::BadCastling(field.to_string()));
         }
         let mut rights = CastlingRights::NONE;
         for ch in field.chars() {
-            let (right, color, rook_file) = match ch {
-                'K' => (CastlingRights::WHITE_KING_SIDE, Color::White, 7),
-                'Q' => (CastlingRights::WHITE_QUEEN_SIDE, Color::White, 0),
-                'k' => (CastlingRights::BLACK_KING_SIDE, Color::Black, 7),
-                'q' => (CastlingRights::BLACK_QUEEN_SIDE, Color::Black, 0),
+            let color = if ch.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let rank = castling::back_rank(color);
+            let king = self.pieces(color, PieceType::King) & Bitboard::rank(rank);
+            let rooks = self.pieces(color, PieceType::Rook) & Bitboard::rank(rank);
+            let (king_side, rook) = match ch.to_ascii_lowercase() {
+                'k' | 'q' => {
+                    let king_side = ch.eq_ignore_ascii_case(&'k');
+                    let Some(ksq) = king.any().then(|| king.lsb()) else {
+                        return Err(FenError::CastlingWithoutPieces(ch));
+                    };
+                    // The outermost rook on that side of the king.
+                    let outer = (0..8u8)
+                        .map(|f| if king_side { 7 - f } else { f })
+                        .map(|f| Square::new(f, rank))
+                        .take_while(|&sq| sq != ksq)
+                        .find(|&sq| rooks.contains(sq));
+                    match outer {
+                        Some(r) => (king_side, r),
+                        None => return Err(FenError::CastlingWithoutPieces(ch)),
+                    }
+                }
+                f @ 'a'..='h' => {
+                    let rook = Square::new(f as u8 - b'a', rank);
+                    let Some(ksq) = king.any().then(|| king.lsb()) else {
+                        return Err(FenError::CastlingWithoutPieces(ch));
+                    };
+                    if !rooks.contains(rook) || ksq.file() == rook.file() {
+                        return Err(FenError::CastlingWithoutPieces(ch));
+                    }
+                    (rook.file() > ksq.file(), rook)
+                }
                 _ => return Err(FenError::BadCastling(field.to_string())),
+            };
+            let right = if king_side {
+                CastlingRights::king_side(color)
+            } else {
+                CastlingRights::queen_side(color)
             };
             if rights.contains(right) {
                 return Err(FenError::BadCastling(field.to_string()));
             }
-            let home = if color == Color::White { 0 } else { 7 };
-            let king_ok =
-                self.piece_on(Square::new(4, home)) == Some(Piece::new(color, PieceType::King));
-            let rook_ok = self.piece_on(Square::new(rook_file, home))
-                == Some(Piece::new(color, PieceType::Rook));
-            if !king_ok || !rook_ok {
-                return Err(FenError::CastlingWithoutPieces(ch));
-            }
+            self.castle.set(color, king_side, king.lsb(), rook);
             rights = rights.with(right);
         }
         Ok(rights)
+    }
+
+    /// The castling field as X-FEN: K/Q/k/q where the castling rook is the outermost one on
+    /// its side of the king (always so in standard chess, which thus gets "KQkq"), otherwise
+    /// the rook's file letter; with `shredder`, always the file letters (Shredder-FEN).
+    fn castling_field(&self, shredder: bool) -> String {
+        if self.castling.is_empty() {
+            return "-".to_string();
+        }
+        let mut s = String::with_capacity(4);
+        for color in Color::ALL {
+            for king_side in [true, false] {
+                let Some(rook) = self.castling_rook_square(color, king_side) else {
+                    continue;
+                };
+                let rooks = self.pieces(color, PieceType::Rook) & Bitboard::rank(rook.rank());
+                let outermost = (0..8u8)
+                    .filter(|&f| {
+                        if king_side {
+                            f > rook.file()
+                        } else {
+                            f < rook.file()
+                        }
+                    })
+                    .all(|f| !rooks.contains(Square::new(f, rook.rank())));
+                let ch = if outermost && !shredder {
+                    if king_side {
+                        'k'
+                    } else {
+                        'q'
+                    }
+                } else {
+                    char::from(b'a' + rook.file())
+                };
+                s.push(if color == Color::White {
+                    ch.to_ascii_uppercase()
+                } else {
+                    ch
+                });
+            }
+        }
+        s
     }
 
     fn parse_en_passant(&self, field: &str) -> Result<Option<Square>, FenError> {
@@ -263,8 +341,20 @@ impl Board {
         Ok(())
     }
 
-    /// The FEN of the position (en passant square only when a capture there is possible).
+    /// The FEN of the position (en passant square only when a capture there is possible), the
+    /// castling field in X-FEN: "KQkq" in standard chess, a rook's file letter only where a
+    /// Chess960 castling rook is not the outermost rook on its side.
     pub fn to_fen(&self) -> String {
+        self.fen_with(false)
+    }
+
+    /// The FEN with the castling field in Shredder-FEN (rook file letters, "HAha" for the
+    /// standard start position).
+    pub fn to_shredder_fen(&self) -> String {
+        self.fen_with(true)
+    }
+
+    fn fen_with(&self, shredder: bool) -> String {
         let mut s = String::with_capacity(90);
         for rank in (0..8).rev() {
             let mut empty = 0;
@@ -293,7 +383,7 @@ impl Board {
         format!(
             "{s} {} {} {ep} {} {}",
             self.side.to_char(),
-            self.castling,
+            self.castling_field(shredder),
             self.halfmove_clock,
             self.fullmove_number
         )

@@ -4,19 +4,6 @@ use super::{zobrist, Board, Undo};
 use crate::movegen::attacks;
 use crate::types::{Bitboard, CastlingRights, Color, Move, Piece, PieceType, Square};
 
-/// Rights kept when a piece moves from or to each square: a king or rook leaving home, or a rook
-/// being captured at home, removes the matching right.
-const CASTLING_MASK: [u8; 64] = {
-    let mut m = [15u8; 64];
-    m[0] = 15 & !2; // a1: White queen side
-    m[4] = 15 & !3; // e1: both White rights
-    m[7] = 15 & !1; // h1: White king side
-    m[56] = 15 & !8; // a8
-    m[60] = 15 & !12; // e8
-    m[63] = 15 & !4; // h8
-    m
-};
-
 impl Board {
     /// The key after `m`, cheaply, for prefetching the transposition table: exact for quiet
     /// moves and ordinary captures; a change of castling rights, a new en-passant square, a
@@ -65,10 +52,14 @@ impl Board {
         self.plies_from_null += 1;
 
         if m.is_castling() {
-            let (rook_from, rook_to) = m.castling_rook();
+            // Lift both pieces before placing them: in Chess960 the king may stay put or land
+            // on the rook's square.
+            let (rook_from, rook_to) = self.castling_rook(m);
             let rook = Piece::new(us, PieceType::Rook);
-            self.move_piece(from, to, piece);
-            self.move_piece(rook_from, rook_to, rook);
+            self.remove_piece(from, piece);
+            self.remove_piece(rook_from, rook);
+            self.put_piece(to, piece);
+            self.put_piece(rook_to, rook);
             let change = zobrist::piece_square(piece, from)
                 ^ zobrist::piece_square(piece, to)
                 ^ zobrist::piece_square(rook, rook_from)
@@ -120,10 +111,10 @@ impl Board {
         }
 
         let rights = CastlingRights(
-            self.castling.0 & CASTLING_MASK[from.index()] & CASTLING_MASK[to.index()],
+            self.castling.0 & self.castle.mask[from.index()] & self.castle.mask[to.index()],
         );
         if rights != self.castling {
-            key ^= zobrist::castling(self.castling) ^ zobrist::castling(rights);
+            key ^= self.castling_key(self.castling) ^ self.castling_key(rights);
             self.castling = rights;
         }
         if us == Color::Black {
@@ -149,9 +140,15 @@ impl Board {
             }
             let (from, to) = (m.from(), m.to());
             if m.is_castling() {
-                let (rook_from, rook_to) = m.castling_rook();
-                self.move_piece(to, from, Piece::new(us, PieceType::King));
-                self.move_piece(rook_to, rook_from, Piece::new(us, PieceType::Rook));
+                let (rook_from, rook_to) = self.castling_rook(m);
+                let (king, rook) = (
+                    Piece::new(us, PieceType::King),
+                    Piece::new(us, PieceType::Rook),
+                );
+                self.remove_piece(to, king);
+                self.remove_piece(rook_to, rook);
+                self.put_piece(from, king);
+                self.put_piece(rook_from, rook);
             } else {
                 if let Some(promo) = m.promotion() {
                     self.remove_piece(to, Piece::new(us, promo));

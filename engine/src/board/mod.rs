@@ -2,11 +2,13 @@
 //! castling rights, en passant square, counters), an incremental Zobrist key, and a history stack
 //! for unmake and repetition detection.
 
+mod castling;
 mod draw;
 mod fen;
 mod makemove;
 pub mod zobrist;
 
+pub use castling::CastlingSetup;
 pub use fen::FenError;
 
 use crate::movegen::attacks;
@@ -49,6 +51,9 @@ pub struct Board {
     /// Per colour, a Zobrist key of that colour's pieces other than pawns (king included).
     nonpawn_keys: [u64; 2],
     checkers: Bitboard,
+    /// Where castling kings and rooks start (fixed for the game; standard unless a Chess960
+    /// FEN said otherwise).
+    castle: CastlingSetup,
     history: Vec<Undo>,
 }
 
@@ -72,6 +77,7 @@ impl Board {
             pawn_key: 0,
             nonpawn_keys: [0; 2],
             checkers: Bitboard::EMPTY,
+            castle: CastlingSetup::default(),
             history: Vec::with_capacity(256),
         }
     }
@@ -127,6 +133,43 @@ impl Board {
     #[inline(always)]
     pub fn castling(&self) -> CastlingRights {
         self.castling
+    }
+
+    /// The Zobrist key of a set of castling rights with this game's castling rooks.
+    #[inline(always)]
+    fn castling_key(&self, rights: CastlingRights) -> u64 {
+        self.castle.keys[rights.index()]
+    }
+
+    /// Whether the castling rights use Chess960 start squares (a king off the e-file or a
+    /// castling rook off the a- and h-files). Such positions print castling moves as
+    /// king-takes-rook wherever a move could otherwise be ambiguous.
+    pub fn is_chess960(&self) -> bool {
+        self.castle.is_chess960(self.castling)
+    }
+
+    /// The start square of the rook of the castling right of `color` on the king side
+    /// (`king_side`) or queen side, if that right is still held.
+    pub fn castling_rook_square(&self, color: Color, king_side: bool) -> Option<Square> {
+        let i = castling::right_index(color, king_side);
+        (self.castling.0 >> i & 1 != 0).then_some(self.castle.rook_from[i])
+    }
+
+    /// For a castling move (the king's move, as generated), the rook's from and to squares.
+    #[inline]
+    pub fn castling_rook(&self, m: Move) -> (Square, Square) {
+        let to = m.to();
+        let king_side = to.file() == 6;
+        let color = if to.rank() == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let rook_to = Square::new(if king_side { 5 } else { 3 }, to.rank());
+        (
+            self.castle.rook_from[castling::right_index(color, king_side)],
+            rook_to,
+        )
     }
 
     /// The en passant target square, only when a pawn of the side to move attacks it.
@@ -247,7 +290,7 @@ impl Board {
         if self.side == Color::Black {
             key ^= zobrist::side();
         }
-        key ^= zobrist::castling(self.castling);
+        key ^= self.castling_key(self.castling);
         if let Some(ep) = self.en_passant {
             key ^= zobrist::en_passant(ep);
         }

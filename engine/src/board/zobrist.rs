@@ -10,12 +10,15 @@ const fn splitmix(state: u64) -> (u64, u64) {
     (s, z ^ (z >> 31))
 }
 
-/// All keys: 12 x 64 piece-square keys, then side, 16 castling-rights keys, 8 en passant files.
+/// All keys: 12 x 64 piece-square keys, then side, 16 castling-rights keys, 8 en passant files,
+/// then per colour and file a key for a castling rook on a non-standard file (Chess960; drawn
+/// last so the standard keys are what they always were).
 struct Keys {
     piece_square: [[u64; 64]; 12],
     side: u64,
     castling: [u64; 16],
     en_passant: [u64; 8],
+    castling_file: [[u64; 8]; 2],
 }
 
 const fn build() -> Keys {
@@ -25,6 +28,7 @@ const fn build() -> Keys {
         side: 0,
         castling: [0; 16],
         en_passant: [0; 8],
+        castling_file: [[0; 8]; 2],
     };
     let mut p = 0;
     while p < 12 {
@@ -67,6 +71,17 @@ const fn build() -> Keys {
         keys.en_passant[f] = k;
         f += 1;
     }
+    let mut c = 0;
+    while c < 2 {
+        let mut f = 0;
+        while f < 8 {
+            let (ns, k) = splitmix(state);
+            state = ns;
+            keys.castling_file[c][f] = k;
+            f += 1;
+        }
+        c += 1;
+    }
     keys
 }
 
@@ -88,6 +103,13 @@ pub fn side() -> u64 {
 #[inline(always)]
 pub fn castling(rights: CastlingRights) -> u64 {
     KEYS.castling[rights.index()]
+}
+
+/// Key xored into a castling right's key when its rook starts on `file` of colour `color`
+/// (0 White, 1 Black) and that is not the standard a- or h-file.
+#[inline(always)]
+pub fn castling_file(color: usize, file: u8) -> u64 {
+    KEYS.castling_file[color & 1][file as usize & 7]
 }
 
 /// Key of an en passant square's file.

@@ -33,7 +33,7 @@ pub fn psq_delta(board: &Board, mv: Move, params: &Params) -> S {
     let (from, to) = (mv.from(), mv.to());
     let mut delta = -entry(params, c, k, from.index());
     if mv.is_castling() {
-        let (rook_from, rook_to) = mv.castling_rook();
+        let (rook_from, rook_to) = board.castling_rook(mv);
         return delta
             + entry(params, c, k, to.index())
             + entry(params, c, PieceType::Rook, rook_to.index())

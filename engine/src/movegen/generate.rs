@@ -7,7 +7,7 @@
 
 use super::attacks;
 use crate::board::Board;
-use crate::types::{Bitboard, CastlingRights, Color, Move, MoveList, PieceType, Square};
+use crate::types::{Bitboard, Color, Move, MoveList, PieceType, Square};
 
 /// Generation modes (the const parameter of `generate`).
 const ALL: u8 = 0;
@@ -301,24 +301,10 @@ impl Board {
 
     #[inline(always)]
     fn generate_castling<S: MoveSink>(&self, sink: &mut S, occ: Bitboard) {
-        let us = self.side_to_move();
-        let them = !us;
-        let rank = if us == Color::White { 0 } else { 7 };
-        let sq = |file| Square::new(file, rank);
-        let rights = self.castling();
-        if rights.contains(CastlingRights::king_side(us))
-            && (occ & (Bitboard::from_square(sq(5)) | sq(6))).is_empty()
-            && !self.is_attacked_by(them, sq(5), occ)
-            && !self.is_attacked_by(them, sq(6), occ)
-        {
-            sink.push(Move::new_castling(sq(4), sq(6)));
-        }
-        if rights.contains(CastlingRights::queen_side(us))
-            && (occ & (Bitboard::from_square(sq(1)) | sq(2) | sq(3))).is_empty()
-            && !self.is_attacked_by(them, sq(3), occ)
-            && !self.is_attacked_by(them, sq(2), occ)
-        {
-            sink.push(Move::new_castling(sq(4), sq(2)));
+        for king_side in [true, false] {
+            if let Some(m) = self.castling_move(king_side, occ) {
+                sink.push(m);
+            }
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use super::attacks;
 use crate::board::Board;
-use crate::types::{Bitboard, CastlingRights, Color, Move, Piece, PieceType, Square};
+use crate::types::{Bitboard, Color, Move, Piece, PieceType, Square};
 
 impl Board {
     /// Whether `m` is a move of the side to move that obeys the movement rules of its piece in
@@ -19,12 +19,17 @@ impl Board {
         let Some(piece) = self.piece_on(from) else {
             return false;
         };
-        if piece.color() != us || self.by_color(us).contains(to) {
+        if piece.color() != us {
             return false;
         }
         let occ = self.occupied();
         if m.is_castling() {
-            return piece.kind() == PieceType::King && self.castling_is_legal(us, from, to, occ);
+            // Checked before the own-piece test: in Chess960 the king may land on its rook's
+            // square or stay where it is.
+            return piece.kind() == PieceType::King && self.castling_is_legal(from, to, occ);
+        }
+        if self.by_color(us).contains(to) {
+            return false;
         }
         if piece.kind() != PieceType::Pawn {
             return !m.is_promotion()
@@ -52,21 +57,17 @@ impl Board {
             && !occ.contains(to)
     }
 
-    fn castling_is_legal(&self, us: Color, from: Square, to: Square, occ: Bitboard) -> bool {
-        let rank = if us == Color::White { 0 } else { 7 };
-        if from != Square::new(4, rank) || to.rank() != rank || self.in_check() {
+    fn castling_is_legal(&self, from: Square, to: Square, occ: Bitboard) -> bool {
+        if self.in_check() {
             return false;
         }
-        let (right, empty, safe) = match to.file() {
-            6 => (CastlingRights::king_side(us), [5, 6, 6], [5, 6]),
-            2 => (CastlingRights::queen_side(us), [1, 2, 3], [3, 2]),
+        let king_side = match to.file() {
+            6 => true,
+            2 => false,
             _ => return false,
         };
-        self.castling().contains(right)
-            && empty.iter().all(|&f| !occ.contains(Square::new(f, rank)))
-            && safe
-                .iter()
-                .all(|&f| !self.is_attacked_by(!us, Square::new(f, rank), occ))
+        self.castling_move(king_side, occ)
+            .is_some_and(|m| m.from() == from && m.to() == to)
     }
 
     /// Whether `m` is legal here: pseudo-legal and not leaving the own king in check. Much
@@ -130,15 +131,17 @@ impl Board {
             return false;
         };
         let eksq = self.king_square(them);
-        let mut occ = (self.occupied() ^ from) | to;
+        let mut occ = self.occupied() ^ from;
         let mut moved_from = Bitboard::from_square(from);
         // The piece that ends up on a new square, and where.
         let (kind, sq) = if m.is_castling() {
-            let (rook_from, rook_to) = m.castling_rook();
-            occ = (occ ^ rook_from) | rook_to;
+            // Both pieces lifted before either lands (Chess960 squares may coincide).
+            let (rook_from, rook_to) = self.castling_rook(m);
+            occ = (occ ^ rook_from) | to | rook_to;
             moved_from |= rook_from;
             (PieceType::Rook, rook_to)
         } else {
+            occ |= to;
             if m.is_en_passant() {
                 occ ^= m.en_passant_victim();
             }
@@ -153,9 +156,19 @@ impl Board {
         (attacks::bishop(eksq, occ) & bq).any() || (attacks::rook(eksq, occ) & rq).any()
     }
 
-    /// The legal move written as UCI text ("e2e4", "e7e8q", "e1g1"); `None` if the text is not
-    /// a move or the move is not legal here.
+    /// The legal move written as UCI text ("e2e4", "e7e8q", castling "e1g1"); `None` if the text
+    /// is not a move or the move is not legal here. Castling may also be written as the king
+    /// taking its own rook ("e1h1"), which is never ambiguous. Same as
+    /// [`Board::parse_uci_move_as`] with `chess960` false.
     pub fn parse_uci_move(&self, text: &str) -> Option<Move> {
+        self.parse_uci_move_as(text, false)
+    }
+
+    /// [`Board::parse_uci_move`] in either notation: with `chess960`, castling is only read as
+    /// the king taking its own rook (UCI_Chess960), so "f1g1" is a plain king move even where a
+    /// castling would also put the king on g1; without, the king's destination ("e1g1") is read
+    /// as castling too.
+    pub fn parse_uci_move_as(&self, text: &str, chess960: bool) -> Option<Move> {
         let text = text.trim();
         if !(4..=5).contains(&text.len()) || !text.is_ascii() {
             return None;
@@ -172,9 +185,32 @@ impl Board {
                 _ => return None,
             },
         };
-        self.legal_moves()
+        let moves = self.legal_moves();
+        // A plain move first: "f1g1" is a king move even where castling also lands on g1.
+        let plain = |m: &&Move| {
+            !m.is_castling() && m.from() == from && m.to() == to && m.promotion() == promo
+        };
+        let castling = |m: &&Move| {
+            m.is_castling()
+                && m.from() == from
+                && promo.is_none()
+                && (self.castling_rook(**m).0 == to || (!chess960 && m.to() == to))
+        };
+        moves
             .iter()
+            .find(plain)
+            .or_else(|| moves.iter().find(castling))
             .copied()
-            .find(|m| m.from() == from && m.to() == to && m.promotion() == promo)
+    }
+
+    /// The move as UCI text: castling as the king's destination ("e1g1"), or with `chess960`
+    /// as the king taking its own rook ("e1h1", UCI_Chess960). Other moves as
+    /// [`Move`]'s `Display` writes them.
+    pub fn move_to_uci(&self, m: Move, chess960: bool) -> String {
+        if chess960 && m.is_castling() {
+            format!("{}{}", m.from(), self.castling_rook(m).0)
+        } else {
+            m.to_string()
+        }
     }
 }

@@ -5,7 +5,9 @@ use std::fmt;
 
 /// A move in 16 bits: from (bits 0-5), to (6-11), promotion piece (12-13: knight, bishop, rook,
 /// queen) and kind (14-15: normal, promotion, en passant, castling). Castling is stored as the
-/// king's move (e1g1), which is also how UCI prints it.
+/// king's move to the g- or c-file (e1g1), which is also how UCI prints it in standard chess;
+/// in Chess960 the king may already stand there (from == to), and the rook's squares come from
+/// the board ([`crate::board::Board::castling_rook`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Move(u16);
 
@@ -38,7 +40,8 @@ impl Move {
         Move(from.index() as u16 | (to.index() as u16) << 6 | KIND_EN_PASSANT)
     }
 
-    /// Castling, given as the king's move (e1g1, e1c1, e8g8, e8c8).
+    /// Castling, given as the king's move to the g- or c-file (e1g1, e1c1, e8g8, e8c8; in
+    /// Chess960 from any start file, possibly to the square the king is on).
     #[inline(always)]
     pub const fn new_castling(from: Square, to: Square) -> Move {
         Move(from.index() as u16 | (to.index() as u16) << 6 | KIND_CASTLING)
@@ -100,17 +103,6 @@ impl Move {
     #[inline(always)]
     pub const fn is_null(self) -> bool {
         self.0 == 0
-    }
-
-    /// For a castling move, the rook's from and to squares (known from the king's destination).
-    #[inline(always)]
-    pub fn castling_rook(self) -> (Square, Square) {
-        let rank = self.to().rank();
-        if self.to().file() == 6 {
-            (Square::new(7, rank), Square::new(5, rank))
-        } else {
-            (Square::new(0, rank), Square::new(3, rank))
-        }
     }
 
     /// For an en passant capture, the square of the pawn it takes: beside `from`, behind `to`.

@@ -35,19 +35,29 @@ fn info_string(msg: &str) {
 }
 
 /// Prints `info` lines for each completed iteration.
-struct UciReporter;
+struct UciReporter {
+    /// The root position, for writing castling moves in Chess960 notation.
+    root: Board,
+    /// UCI_Chess960: castling written as king takes rook.
+    chess960: bool,
+}
 
 impl Reporter for UciReporter {
     fn iteration(&mut self, r: &SearchResult, elapsed: Duration) {
-        say(&info_line(r, elapsed));
+        say(&info_line(r, elapsed, &self.root, self.chess960));
     }
 }
 
-/// The `info depth ... pv ...` line of one iteration.
-pub fn info_line(r: &SearchResult, elapsed: Duration) -> String {
+/// The `info depth ... pv ...` line of one iteration searched from `root`; with `chess960`,
+/// castling in the PV is written as king takes rook. (Castling rooks never change during a
+/// game, so the root position tells how to write castling anywhere in the PV.)
+pub fn info_line(r: &SearchResult, elapsed: Duration, root: &Board, chess960: bool) -> String {
     let ms = elapsed.as_millis().max(1) as u64;
     let nps = r.nodes * 1000 / ms;
-    let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
+    let pv: Vec<String> =
+        r.pv.iter()
+            .map(|&m| root.move_to_uci(m, chess960))
+            .collect();
     format!(
         "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {} pv {}",
         r.depth,
@@ -162,7 +172,14 @@ impl Uci {
                 }
             }
             Command::Debug | Command::Empty => {}
-            Command::Display => say(&format!("info string fen {}", self.board.to_fen())),
+            Command::Display => {
+                let fen = if self.options.chess960 {
+                    self.board.to_shredder_fen()
+                } else {
+                    self.board.to_fen()
+                };
+                say(&format!("info string fen {fen}"));
+            }
             Command::Eval => {
                 self.stop_and_wait();
                 let text =
@@ -194,7 +211,7 @@ impl Uci {
         };
         self.board = board;
         for (i, m) in moves.iter().enumerate() {
-            match self.board.parse_uci_move(m) {
+            match self.board.parse_uci_move_as(m, self.options.chess960) {
                 Some(mv) => self.board.make(mv),
                 None => {
                     info_string(&format!(
@@ -233,11 +250,15 @@ impl Uci {
         self.done.store(false, Ordering::SeqCst);
         let done = Arc::clone(&self.done);
         let mut board = self.board.clone();
+        let mut reporter = UciReporter {
+            root: self.board.clone(),
+            chess960: self.options.chess960,
+        };
         let searcher = Arc::clone(&self.searcher);
         let stop = Arc::clone(&self.stop);
         self.worker = Some(std::thread::spawn(move || {
             let mut s = searcher.lock().unwrap_or_else(|p| p.into_inner());
-            let result = s.search(&mut board, &limits, &mut UciReporter);
+            let result = s.search(&mut board, &limits, &mut reporter);
             drop(s);
             if limits.infinite {
                 // UCI: never send bestmove during an infinite search before `stop`.
@@ -252,7 +273,10 @@ impl Uci {
                 info_string("no legal move in this position");
                 say("bestmove 0000");
             } else {
-                say(&format!("bestmove {}", result.best_move));
+                let text = reporter
+                    .root
+                    .move_to_uci(result.best_move, reporter.chess960);
+                say(&format!("bestmove {text}"));
             }
         }));
     }
@@ -261,8 +285,11 @@ impl Uci {
         let start = std::time::Instant::now();
         let mut board = self.board.clone();
         let mut total = 0u64;
+        // Chess960 notation with the option on or when the position needs it (a castling
+        // "b1c1" could otherwise also be a king move).
+        let chess960 = self.options.chess960 || self.board.is_chess960();
         for (mv, n) in crate::movegen::divide(&mut board, depth) {
-            say(&format!("{mv}: {n}"));
+            say(&format!("{}: {n}", self.board.move_to_uci(mv, chess960)));
             total += n;
         }
         let ms = start.elapsed().as_millis().max(1) as u64;

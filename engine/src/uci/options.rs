@@ -15,6 +15,9 @@ pub struct Options {
     pub hash_mb: usize,
     /// `EvalFile` (empty = compiled-in weights).
     pub eval_file: String,
+    /// `UCI_Chess960`: castling moves read and written as king takes rook, FENs printed in
+    /// Shredder-FEN. FENs with Chess960 castling rights are read either way.
+    pub chess960: bool,
 }
 
 impl Default for Options {
@@ -22,6 +25,7 @@ impl Default for Options {
         Options {
             hash_mb: 16,
             eval_file: String::new(),
+            chess960: false,
         }
     }
 }
@@ -38,6 +42,7 @@ pub fn declarations() -> Vec<String> {
         ),
         "option name EvalFile type string default <empty>".to_string(),
         "option name Clear Hash type button".to_string(),
+        "option name UCI_Chess960 type check default false".to_string(),
     ];
     for f in SearchOptions::FEATURES {
         let on = d.feature(f).unwrap_or(true);
@@ -78,6 +83,7 @@ impl Options {
                 searcher.set_options(o);
             }
             "clear hash" => searcher.clear(),
+            "uci_chess960" => self.chess960 = check(need()?, name)?,
             "evalfile" => {
                 let path = need()?.trim();
                 if path.is_empty() || path == "<empty>" {
@@ -166,6 +172,11 @@ mod tests {
         assert!(o.apply("Move Overhead", Some("50"), &mut s).is_ok());
         assert_eq!(s.options().move_overhead, Duration::from_millis(50));
         assert!(o.apply("Frobnication", Some("1"), &mut s).is_err());
+        assert!(!o.chess960);
+        assert!(o.apply("UCI_Chess960", Some("true"), &mut s).is_ok());
+        assert!(o.chess960);
+        assert!(o.apply("UCI_Chess960", Some("yes"), &mut s).is_err());
+        assert!(o.chess960);
         assert!(o
             .apply("EvalFile", Some("/nonexistent/weights.json"), &mut s)
             .is_err());
