@@ -210,6 +210,33 @@ fn node_limit_is_exact_after_the_first_iteration() {
 }
 
 #[test]
+fn the_searcher_keeps_move_overhead_in_reserve() {
+    // 5 s left, the control after this move, Move Overhead 4.9 s: the engine has 100 ms and
+    // may spend 75 ms of them (time.rs tests the arithmetic with a simulated clock). Were the
+    // option not passed on, it would think for about 3.5 s. The margin is wide so that a
+    // loaded machine does not make this fail.
+    let mut board = Board::startpos();
+    let mut s = Searcher::new(16);
+    s.set_options(SearchOptions {
+        move_overhead: std::time::Duration::from_millis(4900),
+        ..SearchOptions::default()
+    });
+    let limits = Limits {
+        time: [Some(std::time::Duration::from_millis(5000)), None],
+        movestogo: Some(1),
+        ..Limits::default()
+    };
+    let start = std::time::Instant::now();
+    let r = s.search(&mut board, &limits, &mut NoReport);
+    let took = start.elapsed();
+    assert!(!r.best_move.is_null());
+    assert!(
+        took.as_millis() < 1500,
+        "searched {took:?} with 100 ms to spare"
+    );
+}
+
+#[test]
 fn quiescence_pv_resolves_the_exchange() {
     // White to move can win a hanging queen.
     let mut b = Board::from_fen("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1").unwrap();
