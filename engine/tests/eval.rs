@@ -580,8 +580,43 @@ fn bad_params_files_give_errors_naming_file_and_cause() {
 
 #[test]
 fn to_rust_reproduces_the_defaults_file() {
+    // The emitter's format only (`--emit-rust`): this compares the defaults with themselves.
     let file = include_str!("../src/eval/defaults.rs");
     assert_eq!(Params::default().to_rust(), file);
+}
+
+#[test]
+fn defaults_are_the_committed_weights_file() {
+    // An independent copy: data/tuned.json, read by the EvalFile parser, holds the weights
+    // the tuner produced and defaults.rs was generated from. A hand edit to either shows.
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data/tuned.json");
+    let file = Params::load(&path).expect("data/tuned.json loads");
+    let defaults = Params::default();
+    for i in 0..defaults.as_slice().len() {
+        assert_eq!(
+            defaults.get(i),
+            file.get(i),
+            "{} differs from data/tuned.json",
+            Params::name(i)
+        );
+    }
+    assert_eq!(defaults, file);
+}
+
+#[test]
+fn material_weights_are_pinned() {
+    // (mg, eg) in centipawns, copied by hand from data/tuned.json: a changed piece weight
+    // must be a deliberate edit here too (and a new bench signature).
+    for (name, mg, eg) in [
+        ("material.pawn", 67, 84),
+        ("material.knight", 285, 279),
+        ("material.bishop", 296, 303),
+        ("material.rook", 400, 495),
+        ("material.queen", 887, 872),
+    ] {
+        let w = Params::default().get(Params::index_of(name).expect(name));
+        assert_eq!((w.mg(), w.eg()), (mg, eg), "{name}");
+    }
 }
 
 #[test]

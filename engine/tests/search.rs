@@ -248,22 +248,6 @@ fn quiescence_pv_resolves_the_exchange() {
     assert!(s.quiescence_pv(&mut b).is_empty());
 }
 
-#[test]
-#[ignore = "about 10 s: the default-depth bench must match suites/bench.txt"]
-fn bench_signature_matches_suites_file() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../suites/bench.txt");
-    let want: u64 = std::fs::read_to_string(path)
-        .expect("suites/bench.txt")
-        .trim()
-        .parse()
-        .expect("a number");
-    let got = sable::bench::run(sable::bench::DEFAULT_DEPTH, |_, _, _| {}).nodes;
-    assert_eq!(
-        got, want,
-        "bench signature changed: update suites/bench.txt"
-    );
-}
-
 /// Nodes for a fixed-depth search of a few bench middlegames with these options.
 fn nodes_with(options: SearchOptions) -> u64 {
     sable::bench::POSITIONS[1..9]
