@@ -2,7 +2,7 @@
 //! are `#[ignore]`d and run with --include-ignored) and our own `sable` (always run).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 const STOCKFISH: &str = "/usr/games/stockfish";
 
@@ -102,23 +102,39 @@ fn stockfish_suite_gen_finds_the_back_rank_mate() {
     std::fs::remove_file(out).unwrap();
 }
 
-/// Our engine solves every mate in 1 and 2 of `suites/mates.epd` at a modest node limit. The
-/// binary comes from the workspace target dir (`cargo test --release` builds it with the
-/// workspace); only when it is missing is it built here.
+/// The `sable` binary of this checkout, built now in release.
+///
+/// It belongs to the engine crate, so cargo gives this package no `CARGO_BIN_EXE_sable`, and a
+/// `target/release/sable` found lying around may be stale (built before the last edit, or by
+/// another checkout sharing the target dir). So we ask cargo (`$CARGO`, the one running these
+/// tests) to build it: a no-op when it is up to date, as after `cargo test --release`, which
+/// builds it with the workspace. Cargo's JSON messages name the executable it produced, so the
+/// path is right whatever the target dir (`CARGO_TARGET_DIR`, `--target-dir`, a config file).
+fn sable_binary() -> PathBuf {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| env!("CARGO").into());
+    let out = Command::new(cargo)
+        .args(["build", "--release", "-p", "sable", "--bin", "sable"])
+        .arg("--message-format=json-render-diagnostics")
+        .current_dir(root())
+        .stderr(Stdio::inherit())
+        .output()
+        .expect("run cargo");
+    assert!(
+        out.status.success(),
+        "cargo build --release -p sable failed"
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "sable")
+        .find_map(|m| m["executable"].as_str().map(PathBuf::from))
+        .expect("cargo named no sable executable")
+}
+
+/// Our engine solves every mate in 1 and 2 of `suites/mates.epd` at a modest node limit.
 #[test]
 fn sable_solves_every_shipped_mate_in_one_and_two() {
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("target"));
-    let sable = target.join("release/sable");
-    if !sable.exists() {
-        let status = Command::new(env!("CARGO"))
-            .args(["build", "--release", "-p", "sable", "--bin", "sable"])
-            .current_dir(root())
-            .status()
-            .unwrap();
-        assert!(status.success());
-    }
+    let sable = sable_binary();
     let csv = temp("sable-mates.csv");
     let o = harness(&[
         "epd",

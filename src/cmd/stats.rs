@@ -201,6 +201,15 @@ mod tests {
     }
 
     #[test]
+    fn alpha_and_beta_reach_the_bounds_in_their_order() {
+        // ln(0.10 / 0.95) = -2.25 and ln(0.90 / 0.05) = 2.89; swapped they would be -2.89, 2.25.
+        let a = parse(&["--wdl", "136,96,111", "--alpha", "0.05", "--beta", "0.10"]).unwrap();
+        assert_eq!((a.alpha, a.beta), (0.05, 0.10));
+        let out = report(&a).unwrap();
+        assert!(out.contains("(-2.25, 2.89)"), "{out}");
+    }
+
+    #[test]
     fn rejects_bad_input_without_panicking() {
         // Not numbers, negative, empty, none or both count kinds.
         for argv in [

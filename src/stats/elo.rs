@@ -92,33 +92,83 @@ mod tests {
         assert!((got - want).abs() <= tol, "got {got}, want {want}");
     }
 
+    /// fastchess prints the LOS as `{:.2} %`; its tests compare that string.
+    fn los_prints_as(r: &EloReport, want: &str) {
+        assert_eq!(format!("{:.2} %", 100.0 * r.los), want, "{r:?}");
+    }
+
+    // The vectors below are fastchess's (app/tests/elo_test.cpp, TEST_SUITE "Elo Model"; the
+    // test case is named at each). fastchess's `Stats(ll, ld, wl, dd, wd, ww)` keeps WL and DD
+    // apart: our middle count is their sum. Its checks use doctest's `Approx(..).epsilon(0.01)`,
+    // a relative tolerance of 1 %; we hold every value to 0.01 absolute (the score to 0.001).
+
+    #[test]
+    fn trinomial_vector_76_89_123() {
+        // "EloWDL 1": Stats(76, 89, 123) is W, L, D.
+        let r = elo_report(&Trinomial::new(76, 89, 123));
+        close(r.nelo.value, -20.76, 0.01);
+        close(r.nelo.error, 40.13, 0.01);
+        los_prints_as(&r, "15.53 %");
+        close(r.score, 0.477, 0.001);
+    }
+
     #[test]
     fn trinomial_vector_136_96_111() {
+        // "EloWDL 2".
         let r = elo_report(&Trinomial::new(136, 96, 111));
         close(r.elo.value, 40.70, 0.01);
         close(r.elo.error, 30.43, 0.01);
         close(r.nelo.value, 49.77, 0.01);
         close(r.nelo.error, 36.77, 0.01);
         close(100.0 * r.los, 99.60, 0.01);
+        los_prints_as(&r, "99.60 %");
+        close(r.score, 0.558, 0.001);
+    }
+
+    #[test]
+    fn trinomial_vector_34_356_0() {
+        // "EloWDL 3": no draws (the empty cell is regularised to 1e-3 games).
+        let r = elo_report(&Trinomial::new(34, 356, 0));
+        close(r.nelo.value, -508.44, 0.01);
+        close(r.nelo.error, 34.48, 0.01);
+        close(r.score, 0.087, 0.001);
     }
 
     #[test]
     fn pentanomial_vector_34_54_63_64_75() {
+        // "EloPentanomial 1": Stats(34, 54, 31, 32, 64, 75).
         let r = elo_report(&Pentanomial([34, 54, 63, 64, 75]));
         close(r.elo.value, 55.58, 0.01);
         close(r.elo.error, 27.65, 0.01);
         close(r.nelo.value, 57.94, 0.01);
         close(r.nelo.error, 28.28, 0.01);
+        los_prints_as(&r, "100.00 %");
+        close(r.score, 0.579, 0.001);
     }
 
     #[test]
     fn pentanomial_vector_332_433_498_333_334() {
+        // "EloPentanomial 2": Stats(332, 433, 457, 41, 333, 334).
         let r = elo_report(&Pentanomial([332, 433, 498, 333, 334]));
         close(r.elo.value, -8.64, 0.01);
         close(r.elo.error, 10.33, 0.01);
         close(r.nelo.value, -9.17, 0.01);
         close(r.nelo.error, 10.96, 0.01);
         close(100.0 * r.los, 5.05, 0.01);
+        los_prints_as(&r, "5.05 %");
+        close(r.score, 0.488, 0.001);
+    }
+
+    #[test]
+    fn pentanomial_vector_7895_8757_5685_568_9999() {
+        // "EloPentanomial 3": Stats(7895, 8757, 5485, 200, 568, 9999).
+        let r = elo_report(&Pentanomial([7895, 8757, 5685, 568, 9999]));
+        close(r.nelo.value, -19.01, 0.01);
+        close(r.nelo.error, 2.65, 0.01);
+        close(r.elo.value, -21.04, 0.01);
+        close(r.elo.error, 2.95, 0.01);
+        los_prints_as(&r, "0.00 %");
+        close(r.score, 0.470, 0.001);
     }
 
     #[test]

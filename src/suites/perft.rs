@@ -307,19 +307,13 @@ mod tests {
         assert!(report.passed());
     }
 
-    /// The shared reference data: `../shared/data` beside the repository, or `$SABLE_SHARED_DATA`.
-    fn shared_data() -> std::path::PathBuf {
-        std::env::var_os("SABLE_SHARED_DATA")
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| {
-                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
-            })
-    }
-
     #[test]
-    #[ignore = "reads ../shared/data/perft (reference suites by other programs); about 30 s on 2 cores"]
+    #[ignore = "reads ../shared/data/perft (reference suites by other programs; skips when it is absent); about 30 s on 2 cores"]
     fn reference_suites_pass() {
-        let dir = shared_data().join("perft");
+        let Some(data) = crate::suites::shared_data() else {
+            return;
+        };
+        let dir = data.join("perft");
         let suites = [
             ("perftsuite.epd", 4),
             ("standard.epd", 4),

@@ -290,17 +290,12 @@ mod tests {
     }
 
     #[test]
-    #[ignore = "reads /work/shared/data"]
+    #[ignore = "reads ../shared/data (skips when it is absent)"]
     fn reads_zurichess_subset() {
-        let p = Path::new(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../shared/data/tuning/quiet-labeled-subset-1_1000.epd"
-        ));
-        let p = if p.exists() {
-            p.to_path_buf()
-        } else {
-            PathBuf::from("/work/shared/data/tuning/quiet-labeled-subset-1_1000.epd")
+        let Some(data) = crate::suites::shared_data() else {
+            return;
         };
+        let p = data.join("tuning/quiet-labeled-subset-1_1000.epd");
         let l = read_file(&p, false).unwrap();
         let lines = std::fs::read_to_string(&p).unwrap();
         let want = lines.lines().filter(|l| !l.trim().is_empty()).count();

@@ -132,6 +132,30 @@ mod tests {
         see(&board, mv)
     }
 
+    // Exchange values written out, so a changed SEE_VALUE fails below rather than moving the
+    // expectations with it: pawn 100, knight 300, bishop 300, queen 900.
+    const P: i32 = 100;
+    const N: i32 = 300;
+    const B: i32 = 300;
+    const Q: i32 = 900;
+
+    #[test]
+    fn knight_exchanges_by_hand() {
+        // NxB, the bishop defended by a pawn: bishop won, knight lost, B - N = 0.
+        assert_eq!(see_of("4k3/8/4p3/3b4/8/2N5/8/4K3 w - - 0 1", "c3d5"), B - N);
+        // PxN defended by a pawn: N - P = 200.
+        assert_eq!(see_of("4k3/8/4p3/3n4/2P5/8/8/4K3 w - - 0 1", "c4d5"), N - P);
+        // NxP defended by a pawn: P - N = -200.
+        assert_eq!(see_of("4k3/8/4p3/3p4/8/2N5/8/4K3 w - - 0 1", "c3d5"), P - N);
+        // QxN defended by a pawn: N - Q = -600.
+        assert_eq!(see_of("4k3/8/4p3/3n4/8/8/8/3QK3 w - - 0 1", "d1d5"), N - Q);
+        // NxN defended by the knight on f6, recaptured by the one on e3: N - N + N = 300.
+        assert_eq!(
+            see_of("4k3/8/5n2/3n4/8/2N1N3/8/4K3 w - - 0 1", "c3d5"),
+            N - N + N
+        );
+    }
+
     #[test]
     fn pinned_recapturer_does_not_count() {
         assert_eq!(see_of("6k1/6b1/8/4p3/3P4/8/8/1K4R1 w - - 0 1", "d4e5"), 100);

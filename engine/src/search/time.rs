@@ -36,11 +36,17 @@ impl TimeManager {
     /// `scale` (more when the best move keeps changing, less when it is settled) and kept
     /// below the hard limit. A `movetime` search is not scaled: it was asked for that time.
     pub fn soft_expired_scaled(&self, scale: f64) -> bool {
+        self.scaled_soft(scale).is_some_and(|s| self.elapsed() >= s)
+    }
+
+    /// The soft limit scaled as [`TimeManager::soft_expired_scaled`] uses it (no clock is
+    /// read, so tests can check it against the hard limit).
+    fn scaled_soft(&self, scale: f64) -> Option<Duration> {
         let (Some(soft), Some(hard)) = (self.soft, self.hard) else {
-            return self.soft_expired();
+            return self.soft;
         };
         if soft >= hard {
-            return self.soft_expired();
+            return Some(soft);
         }
         // Anything past the hard limit is the hard limit; a NaN or infinite scale would panic.
         let scale = if scale.is_finite() {
@@ -48,7 +54,7 @@ impl TimeManager {
         } else {
             1.0
         };
-        self.elapsed() >= soft.mul_f64(scale).min(hard)
+        Some(soft.mul_f64(scale).min(hard))
     }
 
     /// True once the hard limit is spent: abort the search now.
@@ -163,6 +169,76 @@ mod tests {
     fn almost_flagged_still_gets_a_millisecond() {
         let tm = TimeManager::new(&white_clock(3), Color::White, ms(10));
         assert_eq!(tm.hard(), Some(ms(1)));
+    }
+
+    /// Every clock the grid below covers: (remaining, increment, movestogo, Move Overhead).
+    fn clock_grid() -> impl Iterator<Item = (u64, u64, Option<u32>, u64)> {
+        let left = [
+            1, 5, 20, 50, 100, 250, 300, 1000, 1100, 3000, 10_000, 60_000, 600_000,
+        ];
+        let inc = [0, 10, 100];
+        let mtg = [None, Some(1), Some(2), Some(40)];
+        let overhead = [0, 10, 100, 1000];
+        left.into_iter().flat_map(move |l| {
+            inc.into_iter().flat_map(move |i| {
+                mtg.into_iter()
+                    .flat_map(move |m| overhead.into_iter().map(move |o| (l, i, m, o)))
+            })
+        })
+    }
+
+    #[test]
+    fn a_search_stopped_at_its_limits_never_flags() {
+        // Simulated clock: the limits are durations measured from the start of the search, so
+        // comparing them with the clock needs no waiting.
+        for (left, inc, mtg, overhead) in clock_grid() {
+            let limits = Limits {
+                time: [Some(ms(left)), Some(ms(1))],
+                inc: [ms(inc), ms(0)],
+                movestogo: mtg,
+                ..Limits::default()
+            };
+            let case = format!("wtime {left} winc {inc} movestogo {mtg:?} overhead {overhead}");
+            let tm = TimeManager::new(&limits, Color::White, ms(overhead));
+            let (soft, hard) = (tm.soft().unwrap(), tm.hard().unwrap());
+            assert!(soft <= hard && hard >= ms(1), "{case}: {soft:?} {hard:?}");
+            // However the search scales its soft limit, it stops by the hard one.
+            for scale in [0.0, 0.5, 1.0, 3.5, 16.0, 1e9, f64::INFINITY, f64::NAN] {
+                let stop = tm.scaled_soft(scale).unwrap();
+                assert!(stop <= hard, "{case}, scale {scale}: {stop:?} > {hard:?}");
+            }
+            if left > overhead {
+                // The search ends by the hard limit; the GUI's latency is the overhead.
+                assert!(
+                    hard + ms(overhead) <= ms(left),
+                    "{case}: hard {hard:?} + overhead would flag"
+                );
+            } else {
+                // Less on the clock than the overhead: nothing is safe, so the least there is,
+                // one millisecond (the first iteration finishes anyway).
+                assert_eq!(hard, ms(1), "{case}");
+            }
+        }
+    }
+
+    #[test]
+    fn move_overhead_is_taken_off_the_clock() {
+        // 300 ms left, 250 of them for the GUI: the engine has 50. On the last move before the
+        // control it may spend 3/4 of what it has, 37.5 ms; ignoring the overhead would give
+        // it 225 ms and lose on time.
+        let limits = Limits {
+            movestogo: Some(1),
+            ..white_clock(300)
+        };
+        let tm = TimeManager::new(&limits, Color::White, ms(250));
+        assert!(tm.hard().unwrap() < ms(50), "{:?}", tm.hard());
+        assert_eq!(tm.hard(), Some(Duration::from_micros(37_500)));
+        // Sudden death: 1100 ms left of which the GUI needs 1000: at most a fifth of 100 ms.
+        let tm = TimeManager::new(&white_clock(1100), Color::White, ms(1000));
+        assert!(tm.hard().unwrap() <= ms(20), "{:?}", tm.hard());
+        // movetime: the same reserve comes off the fixed time.
+        let tm = TimeManager::new(&Limits::movetime(ms(300)), Color::White, ms(250));
+        assert_eq!(tm.hard(), Some(ms(50)));
     }
 
     #[test]
