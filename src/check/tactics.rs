@@ -150,8 +150,15 @@ mod tests {
         let quick: Vec<&str> = plans_for(Profile::Quick).iter().map(|p| p.suite).collect();
         assert_eq!(quick, ["mates"]);
         assert_eq!(plans_for(Profile::Standard).len(), CHECK_PLANS.len());
-        let statuses = [Status::Ok, Status::Hung, Status::Ok];
-        assert_eq!(trouble(statuses.iter()), 1);
+        let statuses = [
+            Status::Ok,
+            Status::Hung,
+            Status::Ok,
+            Status::Crashed("exit status: 3".into()),
+            Status::Illegal("a1a1".into()),
+        ];
+        assert_eq!(trouble(statuses.iter()), 3);
+        assert_eq!(trouble([Status::Ok].iter()), 0);
     }
 
     #[test]
