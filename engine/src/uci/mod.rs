@@ -7,7 +7,7 @@ mod options;
 
 use crate::board::Board;
 use crate::eval::explain;
-use crate::search::{Limits, Reporter, SearchResult, Searcher};
+use crate::search::{Limits, Reporter, SearchResult, ThreadPool};
 use command::{Command, Go};
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -61,11 +61,11 @@ pub fn info_line(r: &SearchResult, elapsed: Duration) -> String {
     )
 }
 
-/// The protocol state: current position, the searcher (shared with the search thread) and
-/// the running search, if any.
+/// The protocol state: current position, the searchers (lent to the search thread during a
+/// search) and the running search, if any.
 pub struct Uci {
     board: Board,
-    searcher: Arc<Mutex<Searcher>>,
+    searcher: Arc<Mutex<ThreadPool>>,
     stop: Arc<AtomicBool>,
     worker: Option<JoinHandle<()>>,
     /// Set by the search thread once it has printed `bestmove`.
@@ -85,7 +85,7 @@ impl Uci {
         // Build the attack tables now, not inside the first timed search.
         crate::movegen::init();
         let options = options::Options::default();
-        let searcher = Searcher::new(options.hash_mb);
+        let searcher = ThreadPool::new(options.hash_mb);
         let stop = searcher.stop_flag();
         Uci {
             board: Board::startpos(),
@@ -175,7 +175,7 @@ impl Uci {
         true
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Searcher> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, ThreadPool> {
         self.searcher.lock().unwrap_or_else(|p| p.into_inner())
     }
 
