@@ -56,6 +56,10 @@ pub struct SearchResult {
 pub trait Reporter {
     /// An iteration finished (`info` holds its result) after `elapsed` since the search began.
     fn iteration(&mut self, _info: &SearchResult, _elapsed: Duration) {}
+
+    /// [`ThreadPool::search`] has its result (`nodes` may still miss a few of the helpers'
+    /// last nodes): the move can be announced now, while the helper threads wind down.
+    fn finished(&mut self, _result: &SearchResult) {}
 }
 
 /// A reporter that ignores everything (tests, data generation).

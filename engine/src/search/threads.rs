@@ -6,12 +6,11 @@
 //! With one thread the pool is the main searcher alone: no helper thread exists and the search
 //! is exactly the single-threaded one (same nodes, same `bench`).
 
-use super::{Limits, Reporter, Score, SearchOptions, SearchResult, Searcher};
+use super::{Limits, Reporter, SearchOptions, SearchResult, Searcher};
 use crate::board::Board;
 use crate::eval::Params;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
 
 /// Most nodes a thread searches between two additions to the shared count: small, so that
 /// `go nodes` overshoots by little (one atomic addition per 64 nodes costs nothing measurable).
@@ -91,9 +90,9 @@ impl Searcher {
     }
 
     /// A helper's iterative deepening, without reports or clock, until the pool stops it or
-    /// the depth limit is reached: its last completed iteration and that iteration's score.
-    fn help(&mut self, board: &mut Board, limits: &Limits, index: usize) -> (SearchResult, i32) {
-        let (mut result, max_depth) = self.begin(board, limits);
+    /// the depth limit is reached: it fills the shared TT; its own results are not used.
+    fn help(&mut self, board: &mut Board, limits: &Limits, index: usize) {
+        let (result, max_depth) = self.begin(board, limits);
         // A helper's result is optional: it may stop at any node, even in its first iteration.
         self.can_stop = true;
         let mut prev = 0;
@@ -108,17 +107,9 @@ impl Searcher {
                     break;
                 }
                 prev = score;
-                result.depth = depth;
-                result.seldepth = self.seldepth as i32;
-                result.score = Score::from_internal(score);
-                result.pv = self.pv[0][..self.pv_len[0]].to_vec();
-                if let Some(&first) = result.pv.first() {
-                    result.best_move = first;
-                }
             }
         }
         self.flush_nodes();
-        (result, prev)
     }
 }
 
@@ -215,9 +206,11 @@ impl ThreadPool {
     }
 
     /// Search `board` within `limits` on every thread, reporting the main thread's completed
-    /// iterations. Returns when the main thread has stopped (limits, clock or stop flag) and
-    /// the helpers after it: the result of the main thread, or of a helper that completed a
-    /// deeper iteration with a better score; its `nodes` count every thread's.
+    /// iterations. Once the main thread has stopped (limits, clock or stop flag) its result is
+    /// the search's: `reporter.finished` gets it at once, and the search returns it (with the
+    /// `nodes` of every thread) after the helpers have stopped too. Announcing the move before
+    /// joining the helpers keeps their exit (a scheduler's delay on a busy machine) off the
+    /// clock; a helper's deeper result is not used, since waiting for it would cost that delay.
     pub fn search(
         &mut self,
         board: &mut Board,
@@ -225,9 +218,10 @@ impl ThreadPool {
         reporter: &mut dyn Reporter,
     ) -> SearchResult {
         if self.helpers.is_empty() {
-            return self.main.search(board, limits, reporter);
+            let result = self.main.search(board, limits, reporter);
+            reporter.finished(&result);
+            return result;
         }
-        let start = Instant::now();
         let shared = Arc::new(SharedNodes::new(limits.nodes, self.threads()));
         self.main.shared = Some(Arc::clone(&shared));
         for h in &mut self.helpers {
@@ -237,7 +231,7 @@ impl ThreadPool {
         self.main.tt.new_search();
         let main = &mut self.main;
         let helper_stop = &self.helper_stop;
-        let (mut best, helper_results) = std::thread::scope(|scope| {
+        let mut result = std::thread::scope(|scope| {
             let handles: Vec<_> = self
                 .helpers
                 .iter_mut()
@@ -247,30 +241,18 @@ impl ThreadPool {
                     scope.spawn(move || h.help(&mut b, limits, i))
                 })
                 .collect();
-            let best = main.deepen(board, limits, reporter);
+            let (result, _) = main.deepen(board, limits, reporter);
             helper_stop.store(true, Ordering::SeqCst);
-            let helper_results: Vec<_> = handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .collect();
-            (best, helper_results)
-        });
-        let mut from_helper = false;
-        for (r, score) in helper_results {
-            if r.depth > best.0.depth && score > best.1 && !r.pv.is_empty() {
-                best = (r, score);
-                from_helper = true;
+            reporter.finished(&result);
+            for h in handles {
+                h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
             }
-        }
+            result
+        });
         for s in std::iter::once(&mut self.main).chain(&mut self.helpers) {
             s.shared = None;
         }
-        let mut result = best.0;
         result.nodes = shared.total.load(Ordering::Relaxed);
-        if from_helper {
-            result.hashfull = self.main.hashfull();
-            reporter.iteration(&result, start.elapsed());
-        }
         result
     }
 }

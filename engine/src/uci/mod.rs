@@ -34,12 +34,36 @@ fn info_string(msg: &str) {
     say(&format!("info string {msg}"));
 }
 
-/// Prints `info` lines for each completed iteration.
-struct UciReporter;
+/// Prints `info` lines for each completed iteration, and `bestmove` once the search has its
+/// result (held back in an infinite or ponder search until `stop`).
+struct UciReporter {
+    infinite: bool,
+    stop: Arc<AtomicBool>,
+    /// Raised just before `bestmove` is printed.
+    done: Arc<AtomicBool>,
+}
 
 impl Reporter for UciReporter {
     fn iteration(&mut self, r: &SearchResult, elapsed: Duration) {
         say(&info_line(r, elapsed));
+    }
+
+    fn finished(&mut self, result: &SearchResult) {
+        if self.infinite {
+            // UCI: never send bestmove during an infinite search before `stop`.
+            while !self.stop.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        // Marked done before printing, so a `go` sent right after `bestmove` is accepted (it
+        // joins the search thread, which has at most the helper threads' exit left).
+        self.done.store(true, Ordering::SeqCst);
+        if result.best_move.is_null() {
+            info_string("no legal move in this position");
+            say("bestmove 0000");
+        } else {
+            say(&format!("bestmove {}", result.best_move));
+        }
     }
 }
 
@@ -235,25 +259,14 @@ impl Uci {
         let mut board = self.board.clone();
         let searcher = Arc::clone(&self.searcher);
         let stop = Arc::clone(&self.stop);
+        let mut reporter = UciReporter {
+            infinite: limits.infinite,
+            stop,
+            done,
+        };
         self.worker = Some(std::thread::spawn(move || {
             let mut s = searcher.lock().unwrap_or_else(|p| p.into_inner());
-            let result = s.search(&mut board, &limits, &mut UciReporter);
-            drop(s);
-            if limits.infinite {
-                // UCI: never send bestmove during an infinite search before `stop`.
-                while !stop.load(Ordering::SeqCst) {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-            }
-            // Marked done before printing, so a `go` sent right after `bestmove` is accepted
-            // (it joins this thread, which only has the print left).
-            done.store(true, Ordering::SeqCst);
-            if result.best_move.is_null() {
-                info_string("no legal move in this position");
-                say("bestmove 0000");
-            } else {
-                say(&format!("bestmove {}", result.best_move));
-            }
+            s.search(&mut board, &limits, &mut reporter);
         }));
     }
 
