@@ -24,38 +24,24 @@ impl Searcher {
         limits: &Limits,
         reporter: &mut dyn Reporter,
     ) -> SearchResult {
-        let time = TimeManager::new(limits, board.side_to_move(), self.options.move_overhead);
         self.tt.new_search();
-        self.nodes = 0;
-        self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
-        self.stopped = false;
-        self.can_stop = false;
+        self.deepen(board, limits, reporter).0
+    }
+
+    /// The main thread's iterative deepening (the TT's generation already advanced): the
+    /// result and its internal score.
+    pub(super) fn deepen(
+        &mut self,
+        board: &mut Board,
+        limits: &Limits,
+        reporter: &mut dyn Reporter,
+    ) -> (SearchResult, i32) {
+        let time = TimeManager::new(limits, board.side_to_move(), self.options.move_overhead);
+        let (mut result, max_depth) = self.begin(board, limits);
         self.time = Some(time);
-        self.killers.clear();
-        self.root_nodes.fill(0);
-        self.set_root(board);
-        let root_moves = board.legal_moves();
-        let mut result = SearchResult {
-            best_move: root_moves.get(0).unwrap_or(Move::NULL),
-            score: Score::Cp(0),
-            depth: 0,
-            seldepth: 0,
-            nodes: 0,
-            pv: Vec::new(),
-            hashfull: 0,
-        };
-        if root_moves.is_empty() {
-            result.score = if board.in_check() {
-                Score::Mate(0)
-            } else {
-                Score::Cp(DRAW)
-            };
-            return result;
+        if result.best_move.is_null() {
+            return (result, 0);
         }
-        let max_depth = limits
-            .depth
-            .unwrap_or(MAX_PLY as i32 - 1)
-            .clamp(1, MAX_PLY as i32 - 1);
         let mut prev = 0;
         let mut stable_iterations = 0;
         for depth in 1..=max_depth {
@@ -68,7 +54,7 @@ impl Searcher {
             self.can_stop = true;
             result.depth = depth;
             result.seldepth = self.seldepth as i32;
-            result.nodes = self.nodes;
+            result.nodes = self.total_nodes();
             result.score = Score::from_internal(score);
             result.pv = self.pv[0][..self.pv_len[0]].to_vec();
             result.hashfull = self.tt.hashfull();
@@ -86,8 +72,9 @@ impl Searcher {
                 break;
             }
         }
-        result.nodes = self.nodes;
-        result
+        self.flush_nodes();
+        result.nodes = self.total_nodes();
+        (result, prev)
     }
 
     /// How much of the soft time limit to use after an iteration: more while the best move
@@ -104,7 +91,7 @@ impl Searcher {
     }
 
     /// One iteration: a narrow window around the last score, widened on failure.
-    fn aspiration(&mut self, board: &mut Board, depth: i32, prev: i32) -> i32 {
+    pub(super) fn aspiration(&mut self, board: &mut Board, depth: i32, prev: i32) -> i32 {
         let mut delta = params::aspiration();
         let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND {
             (prev - delta, prev + delta)

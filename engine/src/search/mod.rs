@@ -14,21 +14,24 @@ pub mod params;
 mod qsearch;
 pub mod score;
 pub mod see;
+mod threads;
 pub mod time;
 pub mod tt;
 
 pub use limits::Limits;
 pub use score::Score;
+pub use threads::ThreadPool;
 
 use crate::board::Board;
 use crate::eval::{Params, PawnCache, S};
 use crate::types::Move;
 use correction::CorrectionHistory;
 use history::{CounterMoves, History, Killers};
-use score::MAX_PLY;
+use score::{DRAW, MAX_PLY};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
+use threads::SharedNodes;
 use time::TimeManager;
 use tt::TranspositionTable;
 
@@ -55,6 +58,10 @@ pub struct SearchResult {
 pub trait Reporter {
     /// An iteration finished (`info` holds its result) after `elapsed` since the search began.
     fn iteration(&mut self, _info: &SearchResult, _elapsed: Duration) {}
+
+    /// [`ThreadPool::search`] has its result (`nodes` may still miss a few of the helpers'
+    /// last nodes): the move can be announced now, while the helper threads wind down.
+    fn finished(&mut self, _result: &SearchResult) {}
 }
 
 /// A reporter that ignores everything (tests, data generation).
@@ -242,9 +249,11 @@ impl SearchOptions {
     }
 }
 
-/// The searcher: owns the TT, ordering tables and evaluation weights across searches.
+/// The searcher: owns the ordering tables and evaluation weights across searches, and shares
+/// the TT with the other searchers of a [`ThreadPool`] (the TT is its own when it searches
+/// alone).
 pub struct Searcher {
-    tt: TranspositionTable,
+    tt: Arc<TranspositionTable>,
     history: History,
     killers: Killers,
     counters: CounterMoves,
@@ -254,9 +263,15 @@ pub struct Searcher {
     pawn_cache: PawnCache,
     options: SearchOptions,
     stop: Arc<AtomicBool>,
+    /// The node count of all threads, when this searcher is one of several in a search.
+    shared: Option<Arc<SharedNodes>>,
     // Per-search state.
     nodes: u64,
+    /// The node count at which `should_stop` looks further: the `go nodes` limit alone, or the
+    /// next time this thread adds its count to `shared` and checks the total against it.
     node_limit: u64,
+    /// How many of `nodes` have been added to `shared`.
+    synced: u64,
     seldepth: usize,
     stopped: bool,
     can_stop: bool,
@@ -281,8 +296,13 @@ pub struct Searcher {
 impl Searcher {
     /// A searcher with a TT of `hash_mb` megabytes and the default evaluation weights.
     pub fn new(hash_mb: usize) -> Searcher {
+        Searcher::with_tt(Arc::new(TranspositionTable::new(hash_mb)))
+    }
+
+    /// A searcher on a TT shared with others, with the default evaluation weights.
+    fn with_tt(tt: Arc<TranspositionTable>) -> Searcher {
         Searcher {
-            tt: TranspositionTable::new(hash_mb),
+            tt,
             history: History::default(),
             killers: Killers::default(),
             counters: CounterMoves::default(),
@@ -291,8 +311,10 @@ impl Searcher {
             pawn_cache: PawnCache::default(),
             options: SearchOptions::default(),
             stop: Arc::new(AtomicBool::new(false)),
+            shared: None,
             nodes: 0,
             node_limit: u64::MAX,
+            synced: 0,
             seldepth: 0,
             stopped: false,
             can_stop: false,
@@ -323,6 +345,11 @@ impl Searcher {
     /// Forget everything learnt (TT, history, killers): a new game.
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.clear_tables();
+    }
+
+    /// Forget what this searcher learnt besides the TT (which may be shared).
+    fn clear_tables(&mut self) {
         self.history.clear();
         self.killers.clear();
         self.counters.clear();
@@ -331,7 +358,7 @@ impl Searcher {
 
     /// Replace the TT by an empty one of `mb` megabytes.
     pub fn resize_tt(&mut self, mb: usize) {
-        self.tt = TranspositionTable::new(mb);
+        self.tt = Arc::new(TranspositionTable::new(mb));
     }
 
     /// The feature switches and time reserve.
@@ -355,8 +382,9 @@ impl Searcher {
         Arc::clone(&self.stop)
     }
 
-    /// True when the search must unwind now. Node and stop-flag checks are exact; the clock is
-    /// read every 1024 nodes. Nothing stops the first iteration, so a move always exists.
+    /// True when the search must unwind now. Node and stop-flag checks are exact (alone; with
+    /// helper threads the total is checked every few hundred nodes); the clock is read every
+    /// 1024 nodes. Nothing stops the main thread's first iteration, so a move always exists.
     #[inline]
     fn should_stop(&mut self) -> bool {
         if self.stopped {
@@ -365,7 +393,7 @@ impl Searcher {
         if !self.can_stop {
             return false;
         }
-        if self.nodes >= self.node_limit
+        if (self.nodes >= self.node_limit && self.node_checkpoint())
             || self.stop.load(Ordering::Relaxed)
             || (self.nodes & 1023 == 0 && self.time.is_some_and(|t| t.hard_expired()))
         {
@@ -408,6 +436,46 @@ impl Searcher {
         } else {
             eval
         }
+    }
+
+    /// Reset the per-search state for a search of `board` within `limits`: the first result
+    /// (the first legal move, or the mate or stalemate score when there is none) and the
+    /// deepest iteration allowed.
+    fn begin(&mut self, board: &Board, limits: &Limits) -> (SearchResult, i32) {
+        self.nodes = 0;
+        self.synced = 0;
+        self.node_limit = match &self.shared {
+            None => limits.nodes.unwrap_or(u64::MAX).max(1),
+            Some(shared) => shared.first_checkpoint(),
+        };
+        self.stopped = false;
+        self.can_stop = false;
+        self.time = None;
+        self.killers.clear();
+        self.root_nodes.fill(0);
+        self.set_root(board);
+        let root_moves = board.legal_moves();
+        let mut result = SearchResult {
+            best_move: root_moves.get(0).unwrap_or(Move::NULL),
+            score: Score::Cp(0),
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+            hashfull: 0,
+        };
+        if root_moves.is_empty() {
+            result.score = if board.in_check() {
+                Score::Mate(0)
+            } else {
+                Score::Cp(DRAW)
+            };
+        }
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 1)
+            .clamp(1, MAX_PLY as i32 - 1);
+        (result, max_depth)
     }
 
     /// The quiescence-search principal variation from `board` (the tuner resolves quiet leaves

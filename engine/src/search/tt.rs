@@ -1,9 +1,16 @@
 //! Transposition table: Zobrist-keyed buckets of three entries, depth-preferred replacement with
 //! ageing, storing bound, depth, score, static eval and best move.
+//!
+//! The table is shared by every search thread (Lazy SMP) without locks: each entry is a 16-bit
+//! key check in one atomic and everything else packed into one 64-bit atomic, read and written
+//! with relaxed ordering. Two threads writing one slot at once can leave one thread's key with
+//! the other's data; a probe then returns a plausible entry of another position, which the
+//! search already tolerates from key collisions (the move is validated before it is played).
 
 use super::score::{from_tt, to_tt};
 use crate::memory::huge_page_vec;
 use crate::types::Move;
+use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// What a stored score means relative to the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,10 +36,9 @@ impl Bound {
     }
 }
 
-/// One stored entry, 10 bytes.
-#[derive(Clone, Copy, Default)]
+/// One entry's data, unpacked: everything but the key check.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Entry {
-    key16: u16,
     mv: u16,
     score: i16,
     eval: i16,
@@ -48,14 +54,65 @@ impl Entry {
     fn bound(&self) -> Bound {
         Bound::from_bits(self.gen_bound)
     }
+
+    /// The entry as one word: move, score, eval, depth, generation-and-bound from the low bits.
+    #[inline]
+    fn pack(self) -> u64 {
+        self.mv as u64
+            | (self.score as u16 as u64) << 16
+            | (self.eval as u16 as u64) << 32
+            | (self.depth as u64) << 48
+            | (self.gen_bound as u64) << 56
+    }
+
+    #[inline]
+    fn unpack(w: u64) -> Entry {
+        Entry {
+            mv: w as u16,
+            score: (w >> 16) as u16 as i16,
+            eval: (w >> 32) as u16 as i16,
+            depth: (w >> 48) as u8,
+            gen_bound: (w >> 56) as u8,
+        }
+    }
 }
 
-/// Three entries in 32 bytes, so a bucket shares one cache line with its neighbour.
-#[derive(Clone, Copy, Default)]
+/// Three entries in 32 bytes, so a bucket shares one cache line with its neighbour: the three
+/// data words, then the three key checks.
+#[derive(Default)]
 #[repr(C, align(32))]
 struct Bucket {
-    entries: [Entry; 3],
+    data: [AtomicU64; 3],
+    keys: [AtomicU16; 3],
     _pad: u16,
+}
+
+impl Clone for Bucket {
+    fn clone(&self) -> Bucket {
+        Bucket {
+            data: std::array::from_fn(|i| AtomicU64::new(self.data[i].load(Relaxed))),
+            keys: std::array::from_fn(|i| AtomicU16::new(self.keys[i].load(Relaxed))),
+            _pad: 0,
+        }
+    }
+}
+
+impl Bucket {
+    #[inline]
+    fn key(&self, i: usize) -> u16 {
+        self.keys[i].load(Relaxed)
+    }
+
+    #[inline]
+    fn entry(&self, i: usize) -> Entry {
+        Entry::unpack(self.data[i].load(Relaxed))
+    }
+
+    #[inline]
+    fn write(&self, i: usize, key16: u16, e: Entry) {
+        self.data[i].store(e.pack(), Relaxed);
+        self.keys[i].store(key16, Relaxed);
+    }
 }
 
 /// A probe hit, with the score already converted back to "plies from this node".
@@ -73,12 +130,12 @@ pub struct TtHit {
     pub bound: Bound,
 }
 
-/// The table. Single-threaded (the engine runs one search thread).
+/// The table, shared by the search threads through an `Arc`: every method takes `&self`.
 pub struct TranspositionTable {
     /// The buckets, after `start` padding buckets that align them to a huge page.
     storage: Vec<Bucket>,
     start: usize,
-    generation: u8,
+    generation: AtomicU8,
 }
 
 /// Depths are stored biased so that qsearch entries (depth 0 and below) fit in a u8.
@@ -94,7 +151,7 @@ impl TranspositionTable {
         TranspositionTable {
             storage,
             start,
-            generation: 0,
+            generation: AtomicU8::new(0),
         }
     }
 
@@ -102,21 +159,21 @@ impl TranspositionTable {
         &self.storage[self.start..]
     }
 
-    fn buckets_mut(&mut self) -> &mut [Bucket] {
-        &mut self.storage[self.start..]
+    /// Forget everything (`ucinewgame`). Only while no search runs.
+    pub fn clear(&self) {
+        for b in self.buckets() {
+            for i in 0..3 {
+                b.write(i, 0, Entry::default());
+            }
+        }
+        self.generation.store(0, Relaxed);
     }
 
-    /// Forget everything (`ucinewgame`).
-    pub fn clear(&mut self) {
-        self.buckets_mut()
-            .iter_mut()
-            .for_each(|b| *b = Bucket::default());
-        self.generation = 0;
-    }
-
-    /// Start a new search: entries from older searches become preferred victims.
-    pub fn new_search(&mut self) {
-        self.generation = (self.generation + 1) & 63;
+    /// Start a new search: entries from older searches become preferred victims. Only the
+    /// main search thread calls it, before the helpers start.
+    pub fn new_search(&self) {
+        let g = self.generation.load(Relaxed);
+        self.generation.store((g + 1) & 63, Relaxed);
     }
 
     fn index(&self, key: u64) -> usize {
@@ -149,10 +206,11 @@ impl TranspositionTable {
     /// The entry for `key`, if stored. `ply` converts mate scores back to this node.
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
         let key16 = key as u16;
-        self.bucket(key)
-            .entries
-            .iter()
-            .find(|e| e.key16 == key16 && e.bound() != Bound::None)
+        let bucket = self.bucket(key);
+        (0..3)
+            .filter(|&i| bucket.key(i) == key16)
+            .map(|i| bucket.entry(i))
+            .find(|e| e.bound() != Bound::None)
             .map(|e| TtHit {
                 mv: Move::from_raw(e.mv),
                 score: from_tt(e.score as i32, ply),
@@ -166,7 +224,7 @@ impl TranspositionTable {
     /// otherwise the shallowest, oldest entry of the bucket.
     #[allow(clippy::too_many_arguments)]
     pub fn store(
-        &mut self,
+        &self,
         key: u64,
         ply: usize,
         mv: Move,
@@ -176,13 +234,13 @@ impl TranspositionTable {
         bound: Bound,
     ) {
         let key16 = key as u16;
-        let gen = self.generation;
-        let idx = self.index(key);
-        let bucket = &mut self.buckets_mut()[idx];
-        let slot = match bucket.entries.iter().position(|e| e.key16 == key16) {
+        let gen = self.generation.load(Relaxed);
+        let bucket = self.bucket(key);
+        let slot = match (0..3).find(|&i| bucket.key(i) == key16) {
             Some(i) => i,
             None => {
-                let value = |e: &Entry| {
+                let value = |i: usize| {
+                    let e = bucket.entry(i);
                     let age = (gen.wrapping_sub(e.generation()) & 63) as i32;
                     if e.bound() == Bound::None {
                         i32::MIN
@@ -190,13 +248,11 @@ impl TranspositionTable {
                         e.depth as i32 - 4 * age
                     }
                 };
-                (0..3)
-                    .min_by_key(|&i| value(&bucket.entries[i]))
-                    .unwrap_or(0)
+                (0..3).min_by_key(|&i| value(i)).unwrap_or(0)
             }
         };
-        let e = &mut bucket.entries[slot];
-        let same = e.key16 == key16 && e.bound() != Bound::None;
+        let e = bucket.entry(slot);
+        let same = bucket.key(slot) == key16 && e.bound() != Bound::None;
         let stored_depth = (depth + DEPTH_BIAS).clamp(0, 255);
         // Keep a deeper entry of this search unless the new one is exact.
         if same
@@ -206,30 +262,30 @@ impl TranspositionTable {
         {
             return;
         }
-        let mv = if mv.is_null() && same {
-            Move::from_raw(e.mv)
-        } else {
-            mv
-        };
-        *e = Entry {
+        let mv = if mv.is_null() && same { e.mv } else { mv.raw() };
+        bucket.write(
+            slot,
             key16,
-            mv: mv.raw(),
-            score: to_tt(score, ply) as i16,
-            eval: eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
-            depth: stored_depth as u8,
-            gen_bound: (gen << 2) | bound as u8,
-        };
+            Entry {
+                mv,
+                score: to_tt(score, ply) as i16,
+                eval: eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+                depth: stored_depth as u8,
+                gen_bound: (gen << 2) | bound as u8,
+            },
+        );
     }
 
     /// Per-mille of sampled entries written in the current search (UCI `hashfull`).
     pub fn hashfull(&self) -> u32 {
         let sample = self.buckets().len().min(334);
+        let gen = self.generation.load(Relaxed);
         let used: usize = self.buckets()[..sample]
             .iter()
             .map(|b| {
-                b.entries
-                    .iter()
-                    .filter(|e| e.bound() != Bound::None && e.generation() == self.generation)
+                (0..3)
+                    .map(|i| b.entry(i))
+                    .filter(|e| e.bound() != Bound::None && e.generation() == gen)
                     .count()
             })
             .sum();
@@ -240,18 +296,18 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::score::MATE;
+    use crate::search::score::{MATE, MATE_BOUND, MAX_PLY};
     use crate::types::Square;
 
     #[test]
     fn buckets_start_on_a_huge_page_boundary() {
-        let mut tt = TranspositionTable::new(3);
+        let tt = TranspositionTable::new(3);
         assert_eq!(tt.buckets().len(), 3 * 1024 * 1024 / 32);
         assert_eq!(tt.buckets().as_ptr() as usize % crate::memory::HUGE_PAGE, 0);
         assert!(tt
             .buckets()
             .iter()
-            .all(|b| b.entries.iter().all(|e| e.gen_bound == 0)));
+            .all(|b| (0..3).all(|i| b.entry(i).gen_bound == 0 && b.key(i) == 0)));
         tt.store(42, 0, Move::NULL, 5, 7, 3, Bound::Exact);
         assert_eq!(tt.probe(42, 0).map(|h| h.eval), Some(7));
     }
@@ -262,8 +318,101 @@ mod tests {
     }
 
     #[test]
+    fn every_field_packs_and_unpacks_exactly() {
+        let gen_bounds = (0..4u8).flat_map(|b| [0u8, 1, 62, 63].map(move |g| g << 2 | b));
+        for gen_bound in gen_bounds {
+            for mv in [
+                0u16,
+                1,
+                0x8000,
+                0xffff,
+                Move::new(Square::H7, Square::A1).raw(),
+            ] {
+                for score in [0i16, 1, -1, i16::MIN, i16::MAX, MATE as i16, -(MATE as i16)] {
+                    for eval in [0i16, -1, -32_000, i16::MIN, i16::MAX] {
+                        for depth in [0u8, 1, DEPTH_BIAS as u8, 254, 255] {
+                            let e = Entry {
+                                mv,
+                                score,
+                                eval,
+                                depth,
+                                gen_bound,
+                            };
+                            assert_eq!(Entry::unpack(e.pack()), e);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn extreme_values_survive_the_table() {
+        let tt = TranspositionTable::new(1);
+        let mv = Move::new(Square::A7, Square::H8);
+        let depths = [-DEPTH_BIAS, -1, 0, 1, MAX_PLY as i32, 255 - DEPTH_BIAS];
+        let bounds = [Bound::Upper, Bound::Lower, Bound::Exact];
+        let scores = [
+            0,
+            -1,
+            MATE - 1,
+            -(MATE - 1),
+            MATE_BOUND,
+            -MATE_BOUND,
+            31_000,
+        ];
+        for gen in 0..64u32 {
+            for (i, &depth) in depths.iter().enumerate() {
+                for (j, &bound) in bounds.iter().enumerate() {
+                    for (k, &score) in scores.iter().enumerate() {
+                        let key = (gen as u64) << 40 | (i * 100 + j * 10 + k) as u64;
+                        let eval = [-32_768, -29_999, 0, 32_767][k % 4];
+                        tt.store(key, 5, mv, score, eval, depth, bound);
+                        let hit = tt.probe(key, 5).expect("just stored");
+                        assert_eq!(
+                            (hit.mv, hit.score, hit.eval, hit.depth, hit.bound),
+                            (mv, score, eval, depth, bound)
+                        );
+                        let e = tt.bucket(key).entry(
+                            (0..3)
+                                .find(|&s| tt.bucket(key).key(s) == key as u16)
+                                .unwrap(),
+                        );
+                        assert_eq!(e.generation() as u32, gen);
+                    }
+                }
+            }
+            tt.new_search();
+        }
+        // Generation wraps after 63.
+        assert_eq!(tt.generation.load(Relaxed), 0);
+    }
+
+    #[test]
+    fn threads_store_and_probe_at_once() {
+        let tt = std::sync::Arc::new(TranspositionTable::new(1));
+        let workers: Vec<_> = (0..4u64)
+            .map(|t| {
+                let tt = std::sync::Arc::clone(&tt);
+                std::thread::spawn(move || {
+                    for k in 0..50_000u64 {
+                        let key = (k % 5000).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                        tt.store(key, 0, Move::NULL, (t * 10) as i32, 0, 3, Bound::Exact);
+                        if let Some(h) = tt.probe(key, 0) {
+                            assert!(h.score % 10 == 0 && h.score <= 30, "{}", h.score);
+                        }
+                    }
+                })
+            })
+            .collect();
+        for w in workers {
+            w.join().unwrap();
+        }
+    }
+
+    #[test]
     fn store_then_probe_round_trips() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         let mv = Move::new(Square::E2, Square::E4);
         tt.store(0xdead_beef_1234_5678, 3, mv, 42, -7, 5, Bound::Lower);
         let hit = tt.probe(0xdead_beef_1234_5678, 3).expect("stored");
@@ -276,7 +425,7 @@ mod tests {
 
     #[test]
     fn mate_scores_are_stored_relative_to_the_node() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         // Mate found 10 plies below the root, seen from a node at ply 4: mate in 6 from there.
         tt.store(99, 4, Move::NULL, MATE - 10, 0, 3, Bound::Exact);
         // The same position reached at ply 2 is mate in 8 from the root.
@@ -287,7 +436,7 @@ mod tests {
 
     #[test]
     fn hashfull_counts_this_search_only_and_clear_empties() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         for k in 0..100_000u64 {
             let key = k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
             tt.store(key, 0, Move::NULL, 0, 0, 1, Bound::Exact);
@@ -301,7 +450,7 @@ mod tests {
 
     #[test]
     fn deeper_entries_survive_shallow_ones() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         // Four different keys mapping to one bucket: the deep one must survive.
         let n = tt.buckets().len() as u128;
         let base = 12345u64;

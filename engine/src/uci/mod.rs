@@ -7,7 +7,7 @@ mod options;
 
 use crate::board::Board;
 use crate::eval::explain;
-use crate::search::{Limits, Reporter, SearchResult, Searcher};
+use crate::search::{Limits, Reporter, SearchResult, ThreadPool};
 use command::{Command, Go};
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -34,17 +34,41 @@ fn info_string(msg: &str) {
     say(&format!("info string {msg}"));
 }
 
-/// Prints `info` lines for each completed iteration.
+/// Prints `info` lines for each completed iteration, and `bestmove` once the search has its
+/// result (held back in an infinite or ponder search until `stop`).
 struct UciReporter {
     /// The root position, for writing castling moves in Chess960 notation.
     root: Board,
     /// UCI_Chess960: castling written as king takes rook.
     chess960: bool,
+    infinite: bool,
+    stop: Arc<AtomicBool>,
+    /// Raised just before `bestmove` is printed.
+    done: Arc<AtomicBool>,
 }
 
 impl Reporter for UciReporter {
     fn iteration(&mut self, r: &SearchResult, elapsed: Duration) {
         say(&info_line(r, elapsed, &self.root, self.chess960));
+    }
+
+    fn finished(&mut self, result: &SearchResult) {
+        if self.infinite {
+            // UCI: never send bestmove during an infinite search before `stop`.
+            while !self.stop.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        // Marked done before printing, so a `go` sent right after `bestmove` is accepted (it
+        // joins the search thread, which has at most the helper threads' exit left).
+        self.done.store(true, Ordering::SeqCst);
+        if result.best_move.is_null() {
+            info_string("no legal move in this position");
+            say("bestmove 0000");
+        } else {
+            let text = self.root.move_to_uci(result.best_move, self.chess960);
+            say(&format!("bestmove {text}"));
+        }
     }
 }
 
@@ -71,11 +95,11 @@ pub fn info_line(r: &SearchResult, elapsed: Duration, root: &Board, chess960: bo
     )
 }
 
-/// The protocol state: current position, the searcher (shared with the search thread) and
-/// the running search, if any.
+/// The protocol state: current position, the searchers (lent to the search thread during a
+/// search) and the running search, if any.
 pub struct Uci {
     board: Board,
-    searcher: Arc<Mutex<Searcher>>,
+    searcher: Arc<Mutex<ThreadPool>>,
     stop: Arc<AtomicBool>,
     worker: Option<JoinHandle<()>>,
     /// Set by the search thread once it has printed `bestmove`.
@@ -95,7 +119,7 @@ impl Uci {
         // Build the attack tables now, not inside the first timed search.
         crate::movegen::init();
         let options = options::Options::default();
-        let searcher = Searcher::new(options.hash_mb);
+        let searcher = ThreadPool::new(options.hash_mb);
         let stop = searcher.stop_flag();
         Uci {
             board: Board::startpos(),
@@ -192,7 +216,7 @@ impl Uci {
         true
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Searcher> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, ThreadPool> {
         self.searcher.lock().unwrap_or_else(|p| p.into_inner())
     }
 
@@ -250,34 +274,18 @@ impl Uci {
         self.done.store(false, Ordering::SeqCst);
         let done = Arc::clone(&self.done);
         let mut board = self.board.clone();
+        let searcher = Arc::clone(&self.searcher);
+        let stop = Arc::clone(&self.stop);
         let mut reporter = UciReporter {
             root: self.board.clone(),
             chess960: self.options.chess960,
+            infinite: limits.infinite,
+            stop,
+            done,
         };
-        let searcher = Arc::clone(&self.searcher);
-        let stop = Arc::clone(&self.stop);
         self.worker = Some(std::thread::spawn(move || {
             let mut s = searcher.lock().unwrap_or_else(|p| p.into_inner());
-            let result = s.search(&mut board, &limits, &mut reporter);
-            drop(s);
-            if limits.infinite {
-                // UCI: never send bestmove during an infinite search before `stop`.
-                while !stop.load(Ordering::SeqCst) {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-            }
-            // Marked done before printing, so a `go` sent right after `bestmove` is accepted
-            // (it joins this thread, which only has the print left).
-            done.store(true, Ordering::SeqCst);
-            if result.best_move.is_null() {
-                info_string("no legal move in this position");
-                say("bestmove 0000");
-            } else {
-                let text = reporter
-                    .root
-                    .move_to_uci(result.best_move, reporter.chess960);
-                say(&format!("bestmove {text}"));
-            }
+            s.search(&mut board, &limits, &mut reporter);
         }));
     }
 

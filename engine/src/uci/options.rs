@@ -1,11 +1,13 @@
 //! The engine's UCI options: declarations for `uci` and `setoption` handling.
 
-use crate::search::{params, SearchOptions, Searcher};
+use crate::search::{params, SearchOptions, ThreadPool};
 use std::path::Path;
 use std::time::Duration;
 
 /// Largest hash table accepted, in MB.
 pub const MAX_HASH_MB: usize = 65_536;
+/// Most search threads accepted.
+pub const MAX_THREADS: usize = 256;
 /// Largest `Move Overhead`, in ms.
 const MAX_OVERHEAD_MS: u64 = 5_000;
 
@@ -35,7 +37,7 @@ pub fn declarations() -> Vec<String> {
     let d = SearchOptions::default();
     let mut v = vec![
         format!("option name Hash type spin default 16 min 1 max {MAX_HASH_MB}"),
-        "option name Threads type spin default 1 min 1 max 1".to_string(),
+        format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
         format!(
             "option name Move Overhead type spin default {} min 0 max {MAX_OVERHEAD_MS}",
             d.move_overhead.as_millis()
@@ -60,7 +62,7 @@ impl Options {
         &mut self,
         name: &str,
         value: Option<&str>,
-        searcher: &mut Searcher,
+        searcher: &mut ThreadPool,
     ) -> Result<(), String> {
         let lname = name.to_ascii_lowercase();
         let need = || value.ok_or_else(|| format!("option '{name}' needs a value"));
@@ -71,10 +73,8 @@ impl Options {
                 searcher.resize_tt(mb);
             }
             "threads" => {
-                let n = spin(need()?, name, 1, 1024)?;
-                if n != 1 {
-                    return Err(format!("Threads {n} not supported; using 1"));
-                }
+                let n = spin(need()?, name, 1, MAX_THREADS as u64)?;
+                searcher.set_threads(n as usize);
             }
             "move overhead" => {
                 let ms = spin(need()?, name, 0, MAX_OVERHEAD_MS)?;
@@ -159,7 +159,7 @@ mod tests {
     #[test]
     fn options_apply_and_reject() {
         let mut o = Options::default();
-        let mut s = Searcher::new(1);
+        let mut s = ThreadPool::new(1);
         assert!(o.apply("Hash", Some("2"), &mut s).is_ok());
         assert_eq!(o.hash_mb, 2);
         assert!(o.apply("Hash", Some("lots"), &mut s).is_err());
@@ -171,6 +171,13 @@ mod tests {
         assert!(s.options().lmr);
         assert!(o.apply("Move Overhead", Some("50"), &mut s).is_ok());
         assert_eq!(s.options().move_overhead, Duration::from_millis(50));
+        assert!(o.apply("Threads", Some("4"), &mut s).is_ok());
+        assert_eq!(s.threads(), 4);
+        assert!(o.apply("Threads", Some("257"), &mut s).is_err());
+        assert!(o.apply("Threads", Some("0"), &mut s).is_err());
+        assert_eq!(s.threads(), 4);
+        assert!(o.apply("Threads", Some("1"), &mut s).is_ok());
+        assert_eq!(s.threads(), 1);
         assert!(o.apply("Frobnication", Some("1"), &mut s).is_err());
         assert!(!o.chess960);
         assert!(o.apply("UCI_Chess960", Some("true"), &mut s).is_ok());

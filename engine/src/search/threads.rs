@@ -1,0 +1,264 @@
+//! Lazy SMP: a pool of searchers that search the same root at once and share only the
+//! transposition table (and the node count). Helpers start their iterations at staggered
+//! depths, so the table fills with work the main thread can use; the main thread keeps the
+//! clock, decides when everyone stops and which thread's move is played.
+//!
+//! With one thread the pool is the main searcher alone: no helper thread exists and the search
+//! is exactly the single-threaded one (same nodes, same `bench`).
+
+use super::{Limits, Reporter, SearchOptions, SearchResult, Searcher};
+use crate::board::Board;
+use crate::eval::Params;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// Most nodes a thread searches between two additions to the shared count: small, so that
+/// `go nodes` overshoots by little (one atomic addition per 64 nodes costs nothing measurable).
+const SYNC_NODES: u64 = 64;
+
+/// The node count of all threads in one search, and the `go nodes` limit on it.
+pub(super) struct SharedNodes {
+    total: AtomicU64,
+    limit: u64,
+    threads: u64,
+}
+
+impl SharedNodes {
+    fn new(limit: Option<u64>, threads: usize) -> SharedNodes {
+        SharedNodes {
+            total: AtomicU64::new(0),
+            limit: limit.unwrap_or(u64::MAX).max(1),
+            threads: threads as u64,
+        }
+    }
+
+    /// The local count at which a thread first adds its nodes to the total.
+    pub(super) fn first_checkpoint(&self) -> u64 {
+        (self.limit / self.threads).clamp(1, SYNC_NODES)
+    }
+}
+
+/// Which depths helper `index` (0 for the first helper) skips: the first two helpers take
+/// every other depth (odd and even), the next four every other pair of depths at four phases,
+/// and so on, so that helpers spread over the depths just ahead of the main thread.
+fn skips(index: usize, depth: i32) -> bool {
+    const SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+    const PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+    let i = index % SIZE.len();
+    ((depth + PHASE[i]) / SIZE[i]) % 2 == 1
+}
+
+impl Searcher {
+    /// Called when the node count reaches `node_limit`: true when the search must stop for
+    /// nodes. Alone, the limit is the `go nodes` limit itself; with helpers this thread adds
+    /// its new nodes to the shared total and sets its next checkpoint, closer as the total
+    /// nears the limit, so all threads together overshoot it by a few nodes at most.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn node_checkpoint(&mut self) -> bool {
+        let Some(shared) = &self.shared else {
+            return true;
+        };
+        let new = self.nodes - self.synced;
+        let total = shared.total.fetch_add(new, Ordering::Relaxed) + new;
+        self.synced = self.nodes;
+        if total >= shared.limit {
+            return true;
+        }
+        let step = ((shared.limit - total) / shared.threads).clamp(1, SYNC_NODES);
+        self.node_limit = self.nodes + step;
+        false
+    }
+
+    /// Nodes searched by every thread of this search so far (this thread's exactly, the
+    /// others' up to their last checkpoint).
+    pub(super) fn total_nodes(&self) -> u64 {
+        match &self.shared {
+            None => self.nodes,
+            Some(shared) => shared.total.load(Ordering::Relaxed) + self.nodes - self.synced,
+        }
+    }
+
+    /// Add this thread's last nodes to the shared total (at the end of its search).
+    pub(super) fn flush_nodes(&mut self) {
+        if let Some(shared) = &self.shared {
+            shared
+                .total
+                .fetch_add(self.nodes - self.synced, Ordering::Relaxed);
+            self.synced = self.nodes;
+        }
+    }
+
+    /// A helper's iterative deepening, without reports or clock, until the pool stops it or
+    /// the depth limit is reached: it fills the shared TT; its own results are not used.
+    fn help(&mut self, board: &mut Board, limits: &Limits, index: usize) {
+        let (result, max_depth) = self.begin(board, limits);
+        // A helper's result is optional: it may stop at any node, even in its first iteration.
+        self.can_stop = true;
+        let mut prev = 0;
+        if !result.best_move.is_null() {
+            for depth in 1..=max_depth {
+                if skips(index, depth) && depth < max_depth {
+                    continue;
+                }
+                self.seldepth = 0;
+                let score = self.aspiration(board, depth, prev);
+                if self.stopped {
+                    break;
+                }
+                prev = score;
+            }
+        }
+        self.flush_nodes();
+    }
+}
+
+/// The searchers of `Threads`: the main one and `Threads - 1` helpers, sharing one TT. `uci`
+/// starts a search with [`ThreadPool::search`] and stops it with the flag of
+/// [`ThreadPool::stop_flag`].
+pub struct ThreadPool {
+    main: Searcher,
+    helpers: Vec<Searcher>,
+    /// The helpers' stop flag, raised by the pool once the main thread has finished.
+    helper_stop: Arc<AtomicBool>,
+}
+
+impl ThreadPool {
+    /// One thread with a TT of `hash_mb` megabytes and the default evaluation weights.
+    pub fn new(hash_mb: usize) -> ThreadPool {
+        ThreadPool {
+            main: Searcher::new(hash_mb),
+            helpers: Vec::new(),
+            helper_stop: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// Searching threads, the main one included.
+    pub fn threads(&self) -> usize {
+        1 + self.helpers.len()
+    }
+
+    /// Search with `n` threads (at least one) from now on. New helpers start with empty
+    /// histories and the main searcher's options and weights.
+    pub fn set_threads(&mut self, n: usize) {
+        let helpers = n.max(1) - 1;
+        self.helpers.truncate(helpers);
+        while self.helpers.len() < helpers {
+            let mut h = Searcher::with_tt(Arc::clone(&self.main.tt));
+            h.set_params(self.main.params.clone());
+            h.options = self.main.options;
+            h.stop = Arc::clone(&self.helper_stop);
+            self.helpers.push(h);
+        }
+    }
+
+    /// The main searcher (the one that searches alone with one thread).
+    pub fn main(&self) -> &Searcher {
+        &self.main
+    }
+
+    /// The flag that aborts a running search when set (from another thread); see
+    /// [`Searcher::stop_flag`]. Raising it stops the main thread, which then stops the helpers.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.main.stop_flag()
+    }
+
+    /// Use these evaluation weights in every thread from now on.
+    pub fn set_params(&mut self, params: Params) {
+        for h in &mut self.helpers {
+            h.set_params(params.clone());
+        }
+        self.main.set_params(params);
+    }
+
+    /// The evaluation weights in use.
+    pub fn params(&self) -> &Params {
+        self.main.params()
+    }
+
+    /// The feature switches and time reserve.
+    pub fn options(&self) -> SearchOptions {
+        self.main.options()
+    }
+
+    /// Change the feature switches and time reserve of every thread.
+    pub fn set_options(&mut self, options: SearchOptions) {
+        self.main.set_options(options);
+        for h in &mut self.helpers {
+            h.set_options(options);
+        }
+    }
+
+    /// Forget everything learnt (TT and every thread's histories): a new game.
+    pub fn clear(&mut self) {
+        self.main.clear();
+        for h in &mut self.helpers {
+            h.clear_tables();
+        }
+    }
+
+    /// Replace the shared TT by an empty one of `mb` megabytes.
+    pub fn resize_tt(&mut self, mb: usize) {
+        self.main.resize_tt(mb);
+        for h in &mut self.helpers {
+            h.tt = Arc::clone(&self.main.tt);
+        }
+    }
+
+    /// Search `board` within `limits` on every thread, reporting the main thread's completed
+    /// iterations. Once the main thread has stopped (limits, clock or stop flag) its result is
+    /// the search's: `reporter.finished` gets it at once, and the search returns it (with the
+    /// `nodes` of every thread) after the helpers have stopped too. Announcing the move before
+    /// joining the helpers keeps their exit (a scheduler's delay on a busy machine) off the
+    /// clock; a helper's deeper result is not used, since waiting for it would cost that delay.
+    pub fn search(
+        &mut self,
+        board: &mut Board,
+        limits: &Limits,
+        reporter: &mut dyn Reporter,
+    ) -> SearchResult {
+        if self.helpers.is_empty() {
+            let result = self.main.search(board, limits, reporter);
+            reporter.finished(&result);
+            return result;
+        }
+        let shared = Arc::new(SharedNodes::new(limits.nodes, self.threads()));
+        self.main.shared = Some(Arc::clone(&shared));
+        for h in &mut self.helpers {
+            h.shared = Some(Arc::clone(&shared));
+        }
+        self.helper_stop.store(false, Ordering::SeqCst);
+        self.main.tt.new_search();
+        let main = &mut self.main;
+        let helper_stop = &self.helper_stop;
+        let mut result = std::thread::scope(|scope| {
+            let handles: Vec<_> = self
+                .helpers
+                .iter_mut()
+                .enumerate()
+                .map(|(i, h)| {
+                    let mut b = board.clone();
+                    scope.spawn(move || h.help(&mut b, limits, i))
+                })
+                .collect();
+            let (result, _) = main.deepen(board, limits, reporter);
+            helper_stop.store(true, Ordering::SeqCst);
+            reporter.finished(&result);
+            for h in handles {
+                h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+            }
+            result
+        });
+        for s in std::iter::once(&mut self.main).chain(&mut self.helpers) {
+            s.shared = None;
+        }
+        result.nodes = shared.total.load(Ordering::Relaxed);
+        result
+    }
+}
+
+impl Default for ThreadPool {
+    fn default() -> Self {
+        ThreadPool::new(16)
+    }
+}
