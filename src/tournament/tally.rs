@@ -310,6 +310,22 @@ mod tests {
     }
 
     #[test]
+    fn draws_are_half_points_and_the_sprt_looks_once_per_pair() {
+        let cfg = sprt_config();
+        let mut s = state(&cfg);
+        for id in 0..4 {
+            s.apply(&cfg, &entry(id, 0.5, false));
+        }
+        let t = s.outcome.pairings[0].tracker.trinomial();
+        assert_eq!((t.wins, t.losses, t.draws), (0, 0, 4));
+        assert_eq!(s.outcome.pairings[0].rounds[&0], (1.0, 2));
+        // Two complete pairs: two points on the LLR path, not four.
+        assert_eq!(s.outcome.history.len(), 2);
+        s.apply(&cfg, &entry(4, 1.0, false));
+        assert_eq!(s.outcome.history.len(), 2, "half a pair adds no point");
+    }
+
+    #[test]
     fn exact_repeats_are_counted() {
         let cfg = sprt_config();
         let mut s = state(&cfg);
