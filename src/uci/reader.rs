@@ -50,15 +50,7 @@ pub fn spawn_stderr<R: Read + Send + 'static>(source: R, tap: Tap) {
         .spawn(move || {
             let mut reader = BufReader::with_capacity(16 * 1024, source);
             let mut line = Vec::with_capacity(256);
-            loop {
-                line.clear();
-                match read_capped_line(&mut reader, &mut line, MAX_LINE) {
-                    Ok(false) | Err(_) => break,
-                    Ok(true) => {}
-                }
-                while line.last().is_some_and(|&b| b == b'\r' || b == b'\n') {
-                    line.pop();
-                }
+            while next_line(&mut reader, &mut line) {
                 tap.record(Direction::Stderr, &String::from_utf8_lossy(&line));
             }
             tap.tail.close_stderr();
@@ -69,15 +61,7 @@ pub fn spawn_stderr<R: Read + Send + 'static>(source: R, tap: Tap) {
 fn read_loop<R: Read>(source: R, tx: &SyncSender<Event>, dropped: &AtomicU64, tap: Option<&Tap>) {
     let mut reader = BufReader::with_capacity(64 * 1024, source);
     let mut line = Vec::with_capacity(256);
-    loop {
-        line.clear();
-        match read_capped_line(&mut reader, &mut line, MAX_LINE) {
-            Ok(false) | Err(_) => break,
-            Ok(true) => {}
-        }
-        while line.last().is_some_and(|&b| b == b'\r' || b == b'\n') {
-            line.pop();
-        }
+    while next_line(&mut reader, &mut line) {
         let text = String::from_utf8_lossy(&line).into_owned();
         if let Some(tap) = tap {
             tap.record(Direction::Received, &text);
@@ -101,6 +85,19 @@ fn read_loop<R: Read>(source: R, tx: &SyncSender<Event>, dropped: &AtomicU64, ta
         }
     }
     let _ = tx.send(Event::Eof);
+}
+
+/// Reads the next line (at most [`MAX_LINE`] bytes, without its line end) into `line`; false at
+/// the end of the input or on a read error.
+fn next_line<R: BufRead>(reader: &mut R, line: &mut Vec<u8>) -> bool {
+    line.clear();
+    if !matches!(read_capped_line(reader, line, MAX_LINE), Ok(true)) {
+        return false;
+    }
+    while line.last().is_some_and(|&b| b == b'\r' || b == b'\n') {
+        line.pop();
+    }
+    true
 }
 
 /// Reads one line into `out`, keeping at most `cap` bytes of it; returns false at end of input
