@@ -5,84 +5,20 @@
 
 mod common;
 
+use common::process::UciProcess as Engine;
 use common::{chess, shakmaty_moves, Rng};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const LONG: Duration = Duration::from_secs(20);
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_sable"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn sable");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines: rx,
-        }
-    }
-
-    fn send(&mut self, s: &str) {
-        writeln!(self.stdin, "{s}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn until(&mut self, prefix: &str) -> Vec<String> {
-        let deadline = Instant::now() + LONG;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(l) => {
-                    let done = l.starts_with(prefix);
-                    seen.push(l);
-                    if done {
-                        return seen;
-                    }
-                }
-                Err(_) => panic!("no '{prefix}' within {LONG:?}; got {seen:?}"),
-            }
-        }
-    }
-
-    fn ready(&mut self) {
-        self.send("isready");
-        let lines = self.until("readyok");
-        assert!(
-            !lines.iter().any(|l| l.starts_with("bestmove")),
-            "a bestmove nobody asked for: {lines:?}"
-        );
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// `isready` answered, with no `bestmove` nobody asked for on the way.
+fn ready(e: &mut Engine) {
+    e.send("isready");
+    let lines = e.until("readyok", LONG);
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "a bestmove nobody asked for: {lines:?}"
+    );
 }
 
 #[test]
@@ -95,10 +31,10 @@ fn four_threads_survive_many_short_searches_with_random_stops() {
     let positions = common::random_positions(rounds, 30);
     let mut e = Engine::start();
     e.send("uci");
-    e.until("uciok");
+    e.until("uciok", LONG);
     e.send("setoption name Threads value 4");
     e.send("setoption name Hash value 8");
-    e.ready();
+    ready(&mut e);
     for (round, fen) in positions.iter().enumerate() {
         let legal = shakmaty_moves(&chess(fen));
         if legal.is_empty() {
@@ -134,13 +70,13 @@ fn four_threads_survive_many_short_searches_with_random_stops() {
             if rng.below(2) == 0 {
                 // Answered at once while the threads search (or after a short search ended).
                 e.send("isready");
-                early = e.until("readyok");
+                early = e.until("readyok", LONG);
             }
             e.send("stop");
         }
         let lines = match early.iter().position(|l| l.starts_with("bestmove")) {
             Some(i) => early[..=i].to_vec(),
-            None => e.until("bestmove"),
+            None => e.until("bestmove", LONG),
         };
         let mv = lines
             .last()
@@ -152,7 +88,7 @@ fn four_threads_survive_many_short_searches_with_random_stops() {
             legal.contains(&mv),
             "round {round}: '{go}' in {fen} gave bestmove '{mv}', not legal"
         );
-        e.ready();
+        ready(&mut e);
     }
     e.send("quit");
     let status = e.child.wait().expect("engine exits");

@@ -1,76 +1,18 @@
 //! The `sable` binary over UCI: handshake, answers while searching, bad input, time limits.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
+mod common;
 
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_sable"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn sable");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut e = Engine {
-            child,
-            stdin,
-            lines: rx,
-        };
-        // Wait until the engine is up (attack tables built) before timing anything.
-        e.send("isready");
-        e.until("readyok", LONG);
-        e
-    }
+use common::process::UciProcess as Engine;
 
-    fn send(&mut self, s: &str) {
-        writeln!(self.stdin, "{s}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Lines up to and including the first starting with `prefix`; panics after `timeout`.
-    fn until(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(l) => {
-                    let done = l.starts_with(prefix);
-                    seen.push(l);
-                    if done {
-                        return seen;
-                    }
-                }
-                Err(_) => panic!("no '{prefix}' within {timeout:?}; got {seen:?}"),
-            }
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// A started engine that has answered `isready` (attack tables built), so nothing timed later
+/// pays for the start.
+fn started() -> Engine {
+    let mut e = Engine::start();
+    e.send("isready");
+    e.until("readyok", LONG);
+    e
 }
 
 const LONG: Duration = Duration::from_secs(10);
@@ -85,7 +27,7 @@ fn bestmove(lines: &[String]) -> String {
 
 #[test]
 fn handshake_lists_options() {
-    let mut e = Engine::start();
+    let mut e = started();
     e.send("uci");
     let lines = e.until("uciok", LONG);
     assert!(lines.iter().any(|l| l.starts_with("id name Sable")));
@@ -110,7 +52,7 @@ fn handshake_lists_options() {
 
 #[test]
 fn stop_and_isready_answer_at_once_during_infinite_search() {
-    let mut e = Engine::start();
+    let mut e = started();
     e.send("position startpos moves e2e4 e7e5");
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(300));
@@ -129,7 +71,7 @@ fn stop_and_isready_answer_at_once_during_infinite_search() {
 
 #[test]
 fn movetime_is_respected() {
-    let mut e = Engine::start();
+    let mut e = started();
     e.send("position startpos");
     let t = Instant::now();
     e.send("go movetime 200");
@@ -160,7 +102,7 @@ fn movetime_is_respected() {
 
 #[test]
 fn tiny_clock_does_not_flag() {
-    let mut e = Engine::start();
+    let mut e = started();
     e.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
     let t = Instant::now();
     e.send("go wtime 50 btime 50 winc 10 binc 10");
@@ -189,7 +131,7 @@ fn tiny_clock_does_not_flag() {
 
 #[test]
 fn garbage_and_illegal_input_keep_the_engine_alive() {
-    let mut e = Engine::start();
+    let mut e = started();
     for bad in [
         "hello world",
         "position fen not/a/fen w - - 0 1",
@@ -226,7 +168,7 @@ fn garbage_and_illegal_input_keep_the_engine_alive() {
 
 #[test]
 fn mate_is_reported_in_moves_and_no_move_gives_0000() {
-    let mut e = Engine::start();
+    let mut e = started();
     e.send("position fen k7/8/2K5/8/8/8/8/7R w - - 0 1");
     e.send("go depth 6");
     let lines = e.until("bestmove", LONG);
@@ -245,7 +187,7 @@ fn mate_is_reported_in_moves_and_no_move_gives_0000() {
 
 #[test]
 fn go_perft_counts() {
-    let mut e = Engine::start();
+    let mut e = started();
     e.send("position startpos");
     e.send("go perft 3");
     let lines = e.until("Nodes searched", LONG);
@@ -255,7 +197,7 @@ fn go_perft_counts() {
 
 #[test]
 fn eval_splits_the_score_by_group() {
-    let mut e = Engine::start();
+    let mut e = started();
     // White is a rook up: material carries it, and the total is the side to move's view.
     e.send("position fen 4k3/8/8/8/8/8/8/R3K3 b - - 0 1");
     e.send("eval");
@@ -285,7 +227,7 @@ fn eval_splits_the_score_by_group() {
 
 #[test]
 fn quit_exits() {
-    let mut e = Engine::start();
+    let mut e = started();
     e.send("go infinite");
     e.send("quit");
     let t = Instant::now();
@@ -305,7 +247,7 @@ fn quit_exits() {
 #[ignore = "timing-sensitive: needs a machine that is not overloaded (run with --include-ignored)"]
 fn never_flags_at_one_second_plus_ten_ms() {
     // Sable plays both sides of a 1+0.01 game over UCI; the test keeps the clocks.
-    let mut e = Engine::start();
+    let mut e = started();
     let inc = Duration::from_millis(10);
     let mut clocks = [Duration::from_millis(1000); 2];
     let mut moves: Vec<String> = Vec::new();
@@ -338,7 +280,7 @@ fn never_flags_at_one_second_plus_ten_ms() {
 /// FEN display uses Shredder-FEN, and a search after a 960 castling returns a legal move.
 #[test]
 fn chess960_castling_notation_with_the_option_on_and_off() {
-    let mut e = Engine::start();
+    let mut e = started();
     e.send("uci");
     let lines = e.until("uciok", LONG);
     assert!(

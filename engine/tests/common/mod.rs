@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod process;
+
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
