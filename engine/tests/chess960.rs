@@ -4,12 +4,11 @@
 
 mod common;
 
-use common::Rng;
+use common::{chess, fen_of, playouts, Rng};
 use sable::board::Board;
 use sable::movegen::perft;
 use sable::types::{Color, Move};
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
+use shakmaty::{CastlingMode, Chess, Position};
 
 /// Start positions (Chess960 numbers 0, 518 in Shredder-FEN, 959; Double Fischer Random pairs)
 /// and castling edge cases.
@@ -37,16 +36,6 @@ const SEEDS_960: &[&str] = &[
     "k7/8/8/8/8/8/8/KR5R w B - 0 1",
 ];
 
-fn chess(fen: &str) -> Chess {
-    let fen: Fen = fen.parse().expect("valid FEN");
-    let mode = CastlingMode::detect(fen.as_setup());
-    fen.into_position(mode).expect("legal position")
-}
-
-fn fen_of(pos: &Chess) -> String {
-    Fen::from_position(pos, EnPassantMode::Legal).to_string()
-}
-
 /// Sorted UCI texts of shakmaty's legal moves, castling as king takes rook.
 fn shakmaty_moves(pos: &Chess) -> Vec<String> {
     let mut v: Vec<String> = pos
@@ -61,29 +50,7 @@ fn shakmaty_moves(pos: &Chess) -> Vec<String> {
 /// Random playouts from the 960 seeds, castling chosen whenever shakmaty allows it half the
 /// time, so many positions keep or just used Chess960 castling rights.
 fn random_960_positions(count: usize, seed: u64) -> Vec<String> {
-    let mut rng = Rng::new(seed);
-    let mut out = Vec::with_capacity(count);
-    while out.len() < count {
-        let mut pos = chess(SEEDS_960[rng.below(SEEDS_960.len())]);
-        for _ in 0..30 {
-            out.push(fen_of(&pos));
-            if out.len() == count {
-                break;
-            }
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let castles: Vec<_> = moves.iter().filter(|m| m.is_castle()).collect();
-            let m = if !castles.is_empty() && rng.below(2) == 0 {
-                *castles[rng.below(castles.len())]
-            } else {
-                moves[rng.below(moves.len())]
-            };
-            pos.play_unchecked(m);
-        }
-    }
-    out
+    playouts(SEEDS_960, 30, count, seed, |m| m.is_castle())
 }
 
 #[test]

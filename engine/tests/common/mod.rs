@@ -31,8 +31,9 @@ pub use sable::rng::Rng;
 /// shakmaty position from a FEN.
 pub fn chess(fen: &str) -> Chess {
     let fen: Fen = fen.parse().expect("valid FEN");
-    fen.into_position(CastlingMode::Standard)
-        .expect("legal position")
+    // Standard for standard castling rights, Chess960 when a castling rook is elsewhere.
+    let mode = CastlingMode::detect(fen.as_setup());
+    fen.into_position(mode).expect("legal position")
 }
 
 /// The FEN shakmaty writes (en passant square only when legally capturable).
@@ -54,11 +55,27 @@ pub fn shakmaty_moves(pos: &Chess) -> Vec<String> {
 /// `count` positions (as FENs) reached by random playouts from the seed positions, each playout
 /// up to 40 plies; special moves (castling, en passant, promotion) are preferred when available.
 pub fn random_positions(count: usize, seed: u64) -> Vec<String> {
+    playouts(SEEDS, 40, count, seed, |m| {
+        let double_step =
+            m.role() == shakmaty::Role::Pawn && m.from().is_some_and(|f| f.distance(m.to()) == 2);
+        m.is_castle() || m.is_en_passant() || m.is_promotion() || double_step
+    })
+}
+
+/// `count` positions (as FENs) from random playouts of up to `plies` plies from `seeds`; at
+/// each ply, a move that `prefer`s is chosen half the time when there is one.
+pub fn playouts(
+    seeds: &[&str],
+    plies: usize,
+    count: usize,
+    seed: u64,
+    prefer: impl Fn(&shakmaty::Move) -> bool,
+) -> Vec<String> {
     let mut rng = Rng::new(seed);
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
-        let mut pos = chess(SEEDS[rng.below(SEEDS.len())]);
-        for _ in 0..40 {
+        let mut pos = chess(seeds[rng.below(seeds.len())]);
+        for _ in 0..plies {
             out.push(fen_of(&pos));
             if out.len() == count {
                 break;
@@ -67,16 +84,9 @@ pub fn random_positions(count: usize, seed: u64) -> Vec<String> {
             if moves.is_empty() {
                 break;
             }
-            let special: Vec<_> = moves
-                .iter()
-                .filter(|m| {
-                    let double_step = m.role() == shakmaty::Role::Pawn
-                        && m.from().is_some_and(|f| f.distance(m.to()) == 2);
-                    m.is_castle() || m.is_en_passant() || m.is_promotion() || double_step
-                })
-                .collect();
-            let m = if !special.is_empty() && rng.below(2) == 0 {
-                *special[rng.below(special.len())]
+            let preferred: Vec<_> = moves.iter().filter(|m| prefer(m)).collect();
+            let m = if !preferred.is_empty() && rng.below(2) == 0 {
+                *preferred[rng.below(preferred.len())]
             } else {
                 moves[rng.below(moves.len())]
             };
