@@ -2,19 +2,15 @@
 //! from engines that cannot start or fault game after game, no silent start-position games, no
 //! merged names, no overwritten results, and a log that explains every fault.
 
+mod common;
+
+use common::{temp_dir, text};
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
 const HARNESS: &str = env!("CARGO_BIN_EXE_harness");
 const FAULTY: &str = env!("CARGO_BIN_EXE_faulty-engine");
-
-/// An empty directory (no `suites/` in it): the harness runs there, as in a user's own repo.
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("sable-broken-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// Runs the harness in `dir` with `words`; `ARGS:a b c` becomes one word `args=a b c`.
 fn harness(dir: &PathBuf, words: &str) -> Output {
@@ -32,17 +28,9 @@ fn harness(dir: &PathBuf, words: &str) -> Output {
         .unwrap()
 }
 
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
 #[test]
 fn a_base_that_cannot_start_gives_no_verdict_and_plays_no_game() {
-    let dir = temp_dir("false");
+    let dir = temp_dir("broken", "false");
     let out = harness(
         &dir,
         "sprt --dev FAULTY --base /bin/false --each nodes=2000 --elo0 0 --elo1 5 --recover --quiet",
@@ -65,7 +53,7 @@ fn a_base_that_cannot_start_gives_no_verdict_and_plays_no_game() {
 
 #[test]
 fn a_dev_that_dies_before_uciok_is_named_with_its_stderr() {
-    let dir = temp_dir("uciok");
+    let dir = temp_dir("broken", "uciok");
     let out = harness(
         &dir,
         "sprt --engine cmd=FAULTY name=dev ARGS:--exit-before-uciok,9 --engine cmd=FAULTY name=base \
@@ -97,7 +85,7 @@ fn a_dev_that_dies_before_uciok_is_named_with_its_stderr() {
 
 #[test]
 fn a_base_that_crashes_at_its_first_move_every_game_gives_no_verdict() {
-    let dir = temp_dir("crash");
+    let dir = temp_dir("broken", "crash");
     let out = harness(
         &dir,
         "sprt --engine cmd=FAULTY name=dev --engine cmd=FAULTY name=base ARGS:--crash-after,0 \
@@ -128,7 +116,7 @@ fn a_base_that_crashes_at_its_first_move_every_game_gives_no_verdict() {
 
 #[test]
 fn a_match_anywhere_uses_the_built_in_book_and_names_the_line() {
-    let dir = temp_dir("book");
+    let dir = temp_dir("broken", "book");
     let out = harness(
         &dir,
         "match --engine cmd=FAULTY name=a --engine cmd=FAULTY name=b --each nodes=10 \
@@ -169,7 +157,7 @@ fn a_match_anywhere_uses_the_built_in_book_and_names_the_line() {
 
 #[test]
 fn repeated_openings_with_node_limits_are_warned_about_and_counted() {
-    let dir = temp_dir("repeat");
+    let dir = temp_dir("broken", "repeat");
     std::fs::write(
         dir.join("one.epd"),
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n",
@@ -197,7 +185,7 @@ fn repeated_openings_with_node_limits_are_warned_about_and_counted() {
 
 #[test]
 fn same_names_and_an_existing_results_file_are_refused() {
-    let dir = temp_dir("names");
+    let dir = temp_dir("broken", "names");
     let out = harness(
         &dir,
         "match --engine cmd=FAULTY --engine cmd=FAULTY --each nodes=10 --quiet",
@@ -231,7 +219,7 @@ fn same_names_and_an_existing_results_file_are_refused() {
 
 #[test]
 fn the_log_holds_every_line_both_ways_and_stderr() {
-    let dir = temp_dir("log");
+    let dir = temp_dir("broken", "log");
     let out = harness(
         &dir,
         "match --engine cmd=FAULTY name=a ARGS:--stderr-flood,2 --engine cmd=FAULTY name=b \

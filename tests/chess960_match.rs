@@ -2,21 +2,17 @@
 //! X-FEN, UCI_Chess960 set on every engine (and an engine without it refused), and a PGN that
 //! an independent reader replays under Chess960 rules (shakmaty, through pgn-reader).
 
+mod common;
+
+use common::temp_dir;
+
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
 use std::ops::ControlFlow;
-use std::path::PathBuf;
 use std::process::Command;
 
 const HARNESS: &str = env!("CARGO_BIN_EXE_harness");
 const FAULTY: &str = env!("CARGO_BIN_EXE_faulty-engine");
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("sable-960-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// Replays each game of a PGN under Chess960 rules; returns (plies, castlings) per game.
 struct Replay {
@@ -92,7 +88,7 @@ impl pgn_reader::Visitor for Replay {
 
 #[test]
 fn a_dfrc_match_sets_uci_chess960_and_its_pgn_replays_under_chess960_rules() {
-    let dir = temp_dir("dfrc");
+    let dir = temp_dir("960", "dfrc");
     // Position 0 against itself (Shredder-FEN), 0 against 959 (double Fischer random), an
     // X-FEN `KQkq` start, and a position with castling near (rooks beside kings).
     std::fs::write(
@@ -161,7 +157,7 @@ fn a_dfrc_match_sets_uci_chess960_and_its_pgn_replays_under_chess960_rules() {
 
 #[test]
 fn an_engine_without_uci_chess960_is_refused() {
-    let dir = temp_dir("refuse");
+    let dir = temp_dir("960", "refuse");
     let out = Command::new(HARNESS)
         .args(["match", "--variant", "fischerandom", "--engine"])
         .args([&format!("cmd={FAULTY}"), "name=a", "args=--chess960"])
@@ -182,7 +178,7 @@ fn an_engine_without_uci_chess960_is_refused() {
 
 #[test]
 fn the_default_chess960_book_is_the_960_start_positions() {
-    let dir = temp_dir("starts");
+    let dir = temp_dir("960", "starts");
     let out = Command::new(HARNESS)
         .args(["match", "--variant", "fischerandom", "--engine"])
         .args([&format!("cmd={FAULTY}"), "name=a", "args=--chess960"])

@@ -2,19 +2,16 @@
 //! full disk. Nothing finished is lost, no engine is left running, and every interruption says
 //! how to resume.
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+mod common;
+
+use common::{temp_dir, text};
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 const HARNESS: &str = env!("CARGO_BIN_EXE_harness");
 const FAULTY: &str = env!("CARGO_BIN_EXE_faulty-engine");
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("sable-hostile-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// A slow match (each move takes `move_ms`), logged, in `dir`.
 fn slow_match(move_ms: u32, extra: &str) -> Vec<String> {
@@ -84,17 +81,9 @@ fn all_gone(pids: &[u32]) {
     wait_for("every engine to exit", || !pids.iter().any(|&p| alive(p)));
 }
 
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
 #[test]
 fn a_second_run_on_the_same_results_file_is_refused() {
-    let dir = temp_dir("lock");
+    let dir = temp_dir("hostile", "lock");
     let mut first = spawn(&dir, &slow_match(20, ""));
     wait_for("the first game", || journal_lines(&dir) >= 1);
     let second = Command::new(HARNESS)
@@ -129,7 +118,7 @@ fn a_second_run_on_the_same_results_file_is_refused() {
 
 #[test]
 fn ctrl_c_stops_in_order_reports_and_says_how_to_resume() {
-    let dir = temp_dir("sigint");
+    let dir = temp_dir("hostile", "sigint");
     let child = spawn(&dir, &slow_match(30, ""));
     wait_for("three games", || journal_lines(&dir) >= 3);
     let pids = engine_pids(&dir);
@@ -176,7 +165,7 @@ fn ctrl_c_stops_in_order_reports_and_says_how_to_resume() {
 
 #[test]
 fn a_harness_killed_with_sigkill_leaves_no_engine_running_even_a_hung_one() {
-    let dir = temp_dir("sigkill");
+    let dir = temp_dir("hostile", "sigkill");
     // b hangs in its second search and ignores everything: only a kill ends it.
     let mut child = Command::new(HARNESS)
         .args(
@@ -215,7 +204,7 @@ fn a_harness_killed_with_sigkill_leaves_no_engine_running_even_a_hung_one() {
 
 #[test]
 fn a_full_disk_stops_the_run_with_a_clear_error_and_keeps_the_results() {
-    let dir = temp_dir("full");
+    let dir = temp_dir("hostile", "full");
     let out = Command::new(HARNESS)
         .args(slow_match(0, "--pgnout /dev/full"))
         .current_dir(&dir)

@@ -2,18 +2,15 @@
 //! with a parameter's distance from a target, SPSA must walk the parameter to the target (a
 //! wrong update sign walks it away, to the end of its range); and the run resumes from its CSV.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::{temp_dir, text};
+
+use std::path::Path;
 use std::process::{Command, Output};
 
 const HARNESS: &str = env!("CARGO_BIN_EXE_harness");
 const FAULTY: &str = env!("CARGO_BIN_EXE_faulty-engine");
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("sable-spsa-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 fn spsa(dir: &Path, target: i64, start: i64, iterations: u32, extra: &[&str]) -> Output {
     std::fs::write(
@@ -34,14 +31,6 @@ fn spsa(dir: &Path, target: i64, start: i64, iterations: u32, extra: &[&str]) ->
         .unwrap()
 }
 
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
 /// The values of the CSV's rows.
 fn path(dir: &Path) -> Vec<f64> {
     std::fs::read_to_string(dir.join("spsa.csv"))
@@ -55,7 +44,7 @@ fn path(dir: &Path) -> Vec<f64> {
 #[test]
 fn spsa_walks_a_parameter_to_the_engines_optimum_from_either_side() {
     for (target, start) in [(0, 300), (500, 100)] {
-        let dir = temp_dir(&format!("walk{target}"));
+        let dir = temp_dir("spsa", &format!("walk{target}"));
         let out = spsa(&dir, target, start, 20, &[]);
         let t = text(&out);
         assert_eq!(out.status.code(), Some(0), "{t}");
@@ -81,7 +70,7 @@ fn spsa_walks_a_parameter_to_the_engines_optimum_from_either_side() {
 
 #[test]
 fn an_spsa_run_resumes_where_it_stopped_and_is_never_overwritten() {
-    let dir = temp_dir("resume");
+    let dir = temp_dir("spsa", "resume");
     assert_eq!(spsa(&dir, 0, 300, 6, &[]).status.code(), Some(0));
     let first = path(&dir);
     let again = spsa(&dir, 0, 300, 12, &[]);
@@ -98,7 +87,7 @@ fn an_spsa_run_resumes_where_it_stopped_and_is_never_overwritten() {
 
 #[test]
 fn an_engine_without_parameters_is_a_clear_error() {
-    let dir = temp_dir("none");
+    let dir = temp_dir("spsa", "none");
     let out = Command::new(HARNESS)
         .args([
             "spsa",
