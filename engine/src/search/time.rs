@@ -241,6 +241,61 @@ mod tests {
         assert_eq!(tm.hard(), Some(ms(50)));
     }
 
+    /// The budget's arithmetic, worked out by hand from the defaults of the tunable numbers
+    /// (asserted first, so a retuned default explains the failure).
+    #[test]
+    fn budget_matches_hand_computed_limits() {
+        assert_eq!(
+            (
+                params::moves_to_go(),
+                params::hard_limit_pct(),
+                params::soft_limit_pct()
+            ),
+            (25, 250, 70),
+            "the defaults these numbers were worked out from"
+        );
+        let clock = |left, inc, movestogo| Limits {
+            time: [Some(ms(left)), None],
+            inc: [ms(inc), ms(0)],
+            movestogo,
+            ..Limits::default()
+        };
+        let limits = |l: &Limits| {
+            let tm = TimeManager::new(l, Color::White, ms(0));
+            (tm.soft().unwrap(), tm.hard().unwrap())
+        };
+        // Sudden death, 60 s: a 25th of the clock is 2400 ms; hard 250 % of it, soft 70 %.
+        assert_eq!(limits(&clock(60_000, 0, None)), (ms(1680), ms(6000)));
+        // 10 s + 200 ms: 400 ms of clock plus 3/4 of the increment, 150 ms, is 550 ms.
+        assert_eq!(limits(&clock(10_000, 200, None)), (ms(385), ms(1375)));
+        // movestogo 100 is taken as 50 (twice the default): a share of 200 ms.
+        assert_eq!(limits(&clock(10_000, 0, Some(100))), (ms(140), ms(500)));
+        // The last move before the control: share 1000 + 750 ms, but the hard limit is capped at
+        // 3/4 of the clock (750 ms), and the soft one never exceeds the hard one.
+        assert_eq!(limits(&clock(1000, 1000, Some(1))), (ms(750), ms(750)));
+        // Otherwise the cap is a fifth of the clock: 10 s + 5 s gives a share of 4150 ms, capped
+        // at 2000.
+        assert_eq!(limits(&clock(10_000, 5000, None)), (ms(2000), ms(2000)));
+    }
+
+    #[test]
+    fn limits_expire_once_their_time_has_passed() {
+        // An hour is not spent yet; a millisecond is, after a few milliseconds of sleep (a sleep
+        // lasts at least as long as asked, so neither side of this test depends on the machine's
+        // speed).
+        let hour = TimeManager::new(&Limits::movetime(ms(3_600_000)), Color::White, ms(0));
+        let milli = TimeManager::new(&Limits::movetime(ms(1)), Color::White, ms(0));
+        std::thread::sleep(ms(3));
+        assert!(milli.elapsed() >= ms(3), "{:?}", milli.elapsed());
+        assert!(!hour.soft_expired() && !hour.hard_expired());
+        assert!(!hour.soft_expired_scaled(1.0));
+        assert!(milli.soft_expired() && milli.hard_expired());
+        assert!(milli.soft_expired_scaled(1.0));
+        // No clock: nothing ever expires.
+        let free = TimeManager::new(&Limits::depth(3), Color::White, ms(0));
+        assert!(!free.soft_expired() && !free.hard_expired());
+    }
+
     #[test]
     fn last_move_before_control_may_use_more() {
         let limits = Limits {
