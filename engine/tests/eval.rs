@@ -141,6 +141,70 @@ fn trace_equals_evaluate_on_random_playouts() {
     }
 }
 
+/// Mop-up (the untunable part of the evaluation, `Trace::fixed`) appears only in won endgames
+/// against a bare king, which random playouts rarely reach: the trace must carry it there too.
+#[test]
+fn trace_equals_evaluate_in_mop_up_endgames() {
+    let p = Params::default();
+    let mut with_mop_up = 0;
+    for white in ["Q", "R", "BN"] {
+        for (wk, bk) in [("e1", "e8"), ("d4", "h8"), ("b2", "a8"), ("g6", "e4")] {
+            for stm in ["w", "b"] {
+                let b = board(&lone_king_fen(wk, bk, white, stm));
+                let t = trace(&b);
+                with_mop_up += usize::from(t.fixed != 0);
+                let sign = if b.side_to_move() == Color::White {
+                    1
+                } else {
+                    -1
+                };
+                assert_eq!(
+                    evaluate(&b, &p),
+                    sign * t.white_eval(&p.weights()),
+                    "trace mismatch on {}",
+                    b.to_fen()
+                );
+            }
+        }
+    }
+    assert!(with_mop_up > 0, "no position had a mop-up term");
+}
+
+/// The FEN of the white king on `wk`, the black king on `bk` and White's `pieces` on c3 and f3.
+fn lone_king_fen(wk: &str, bk: &str, pieces: &str, stm: &str) -> String {
+    let mut grid = [None; 64];
+    let index = |sq: &str| {
+        let (f, r) = (sq.as_bytes()[0] - b'a', sq.as_bytes()[1] - b'1');
+        usize::from(r) * 8 + usize::from(f)
+    };
+    grid[index(wk)] = Some('K');
+    grid[index(bk)] = Some('k');
+    for (c, sq) in pieces.chars().zip(["c3", "f3"]) {
+        grid[index(sq)] = Some(c);
+    }
+    let mut rows = Vec::new();
+    for r in (0..8).rev() {
+        let (mut row, mut empty) = (String::new(), 0);
+        for f in 0..8 {
+            match grid[r * 8 + f] {
+                Some(c) => {
+                    if empty > 0 {
+                        row.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    row.push(c);
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            row.push_str(&empty.to_string());
+        }
+        rows.push(row);
+    }
+    format!("{} {stm} - - 0 1", rows.join("/"))
+}
+
 #[test]
 fn the_pawn_cache_changes_no_score() {
     // Each position twice in a row (a miss, then a hit) and the playouts again (hits on

@@ -191,4 +191,78 @@ mod tests {
         // Qxf7+ defended by the bishop on b3: the king may not take back.
         assert_eq!(see_of("4k3/5p2/8/8/8/1B6/8/4KQ2 w - - 0 1", "f1f7"), 100);
     }
+
+    // Each case below guards one rule of the exchange; the values are worked out by hand from
+    // the literal piece values above (rook 500).
+    const R: i32 = 500;
+
+    #[test]
+    fn pins_by_bishops_count_and_pins_of_others_do_not() {
+        // Rxe5+: the knight on d7 that guards e5 is pinned by the bishop on b5: a pawn won.
+        assert_eq!(see_of("4k3/3n4/8/1B2p3/8/8/8/4RK2 w - - 0 1", "e1e5"), P);
+        // Rxd4: the knight on e6 is between its king and a white knight, not a slider: it
+        // takes back.
+        assert_eq!(see_of("4k3/8/4n3/8/3pN3/8/8/3R3K w - - 0 1", "d1d4"), P - R);
+        // Two black pieces between the king and the rook on e1: neither is pinned.
+        assert_eq!(
+            see_of("4k3/4p3/4n3/8/3p4/8/8/3RR2K w - - 0 1", "d1d4"),
+            P - R
+        );
+        // The pinner itself captures and leaves the line: the knight is free to take back, and
+        // a bishop behind a white pawn (a pin of nothing) changes nothing.
+        assert_eq!(see_of("4k3/8/4n3/8/3pR3/8/8/4K3 w - - 0 1", "e4d4"), P - R);
+        assert_eq!(
+            see_of("4k3/8/2P1n3/8/B2pR3/8/8/4K3 w - - 0 1", "e4d4"),
+            P - R
+        );
+    }
+
+    #[test]
+    fn sliders_join_from_behind_the_recapturer() {
+        // Nxd5 Rxd5 Rxd5 Rxd5: the rook on d8 joins once the one on d7 has gone; white stops
+        // after losing the knight for a pawn (P - N) rather than going on.
+        assert_eq!(
+            see_of("3r2k1/3r4/8/3p4/8/2N5/8/3R2K1 w - - 0 1", "c3d5"),
+            P - N
+        );
+        // The same on a diagonal: Nxd5 Bxd5 Bxd5 Qxd5, the queen on a8 behind the bishop.
+        assert_eq!(
+            see_of("q5k1/1b6/8/3p4/8/2N2B2/8/6K1 w - - 0 1", "c3d5"),
+            P - N
+        );
+    }
+
+    #[test]
+    fn bystanders_take_no_part() {
+        // NxB defended by a pawn, with pieces of both sides that attack nothing on d5.
+        assert_eq!(
+            see_of("4k3/p7/4p3/3b4/8/2N5/7P/4K3 w - - 0 1", "c3d5"),
+            B - N
+        );
+    }
+
+    #[test]
+    fn promotions_add_the_new_piece() {
+        // b8=Q on an empty square: queen for pawn; taking a rook on a8 adds the rook.
+        assert_eq!(see_of("7k/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8q"), Q - P);
+        assert_eq!(
+            see_of("r6k/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7a8q"),
+            R + Q - P
+        );
+        // Defended by a rook: the new queen is taken, and the pawn is all white has lost.
+        assert_eq!(see_of("1r5k/2P5/8/8/8/8/8/4K3 w - - 0 1", "c7c8q"), -P);
+    }
+
+    #[test]
+    fn en_passant_opens_the_file_behind_the_victim() {
+        // exd6 e.p. with a black rook on d1: the captured pawn on d5 no longer blocks it, and it
+        // takes back: pawn for pawn.
+        assert_eq!(see_of("4k3/8/8/3pP3/8/8/7K/3r4 w - d6 0 1", "e5d6"), P - P);
+    }
+
+    #[test]
+    fn an_undefended_king_takes_back() {
+        // Qxf7+ with nothing behind the queen: the king takes it.
+        assert_eq!(see_of("4k3/5p2/8/8/8/8/8/4KQ2 w - - 0 1", "f1f7"), P - Q);
+    }
 }
