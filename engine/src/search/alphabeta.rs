@@ -2,7 +2,7 @@
 //! check extension, null-move pruning, reverse futility, futility pruning and LMR.
 
 use super::history::{bonus, piece_to, NO_CONTEXT};
-use super::movepick::{is_tactical, mvv_lva, MovePicker};
+use super::movepick::{is_tactical, MovePicker};
 use super::score::{Score, DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use super::see::see;
 use super::time::TimeManager;
@@ -11,9 +11,6 @@ use super::{lmr, params, Limits, Reporter, SearchResult, Searcher};
 use crate::board::Board;
 use crate::movegen::CheckSquares;
 use crate::types::{Color, Move, MoveList, PieceType};
-
-/// How far above beta a shallow capture search must score for ProbCut to cut the node.
-const PROBCUT_MARGIN: i32 = 200;
 
 impl Searcher {
     /// Search `board` within `limits`, reporting each completed iteration. Always returns a
@@ -99,7 +96,7 @@ impl Searcher {
             (-INFINITY, INFINITY)
         };
         loop {
-            let score = self.negamax(board, depth, 0, alpha, beta, true, false);
+            let score = self.negamax(board, depth, 0, alpha, beta, true);
             if self.stopped {
                 return score;
             }
@@ -120,11 +117,7 @@ impl Searcher {
     }
 
     /// Negamax alpha-beta with principal variation search. `ply` counts from the root; mate
-    /// scores are `MATE - ply` so faster mates score higher. `null_ok` allows a null move here;
-    /// `cut` says the parent expects this zero-window node to fail high.
-    // The window, depth and node flags are the recursion's state; a struct for them would be
-    // built and torn apart at every one of the millions of calls.
-    #[allow(clippy::too_many_arguments)]
+    /// scores are `MATE - ply` so faster mates score higher. `null_ok` allows a null move here.
     pub(super) fn negamax(
         &mut self,
         board: &mut Board,
@@ -133,7 +126,6 @@ impl Searcher {
         mut alpha: i32,
         mut beta: i32,
         null_ok: bool,
-        cut: bool,
     ) -> i32 {
         self.pv_len[ply] = ply;
         let in_check = board.in_check();
@@ -172,9 +164,8 @@ impl Searcher {
         let key = board.key();
         let hit = self.tt.probe(key, ply);
         let tt_move = hit.map_or(Move::NULL, |h| h.mv);
-        let excluding = !self.excluded[ply].is_null();
         if let Some(h) = hit {
-            if !pv_node && !excluding && h.depth >= depth {
+            if !pv_node && h.depth >= depth {
                 let cut = match h.bound {
                     Bound::Exact => true,
                     Bound::Lower => h.score >= beta,
@@ -204,17 +195,6 @@ impl Searcher {
             Some(h) if self.options.tt_eval && !in_check => tt_sharpened(static_eval, h),
             _ => static_eval,
         };
-        let singular = hit.and_then(|h| {
-            let candidate = self.options.singular
-                && !root
-                && !excluding
-                && depth >= 8
-                && !h.mv.is_null()
-                && h.depth >= depth - 3
-                && matches!(h.bound, Bound::Lower | Bound::Exact)
-                && h.score.abs() < MATE_BOUND;
-            candidate.then_some(h.score)
-        });
         let mut node = Node {
             depth,
             ply,
@@ -223,14 +203,9 @@ impl Searcher {
             eval,
             improving,
             in_check,
-            singular,
-            cut: cut && !pv_node,
         };
-        if !pv_node && !in_check && !excluding {
+        if !pv_node && !in_check {
             if let Some(score) = self.prune_node(board, node, beta, null_ok) {
-                return score;
-            }
-            if let Some(score) = self.probcut(board, node, beta, hit) {
                 return score;
             }
         }
@@ -278,15 +253,7 @@ impl Searcher {
             self.psq[ply + 1] = self.psq[ply];
             self.moves[ply] = Move::NULL;
             self.moved[ply] = NO_CONTEXT;
-            let score = -self.negamax(
-                board,
-                depth - 1 - r,
-                ply + 1,
-                -beta,
-                -beta + 1,
-                false,
-                !node.cut,
-            );
+            let score = -self.negamax(board, depth - 1 - r, ply + 1, -beta, -beta + 1, false);
             board.unmake_null();
             if self.stopped {
                 return Some(0);
@@ -296,73 +263,10 @@ impl Searcher {
                 if depth < params::nmp_verify_depth() {
                     return Some(score);
                 }
-                let v = self.negamax(board, depth - r, ply, beta - 1, beta, false, false);
+                let v = self.negamax(board, depth - r, ply, beta - 1, beta, false);
                 if v >= beta {
                     return Some(score);
                 }
-            }
-        }
-        None
-    }
-
-    /// ProbCut: a capture whose shallow search (quiescence, then depth - 4) beats beta by a
-    /// wide margin would almost surely beat beta at full depth too, so the node is cut.
-    fn probcut(
-        &mut self,
-        board: &mut Board,
-        node: Node,
-        beta: i32,
-        hit: Option<TtHit>,
-    ) -> Option<i32> {
-        let Node {
-            depth, ply, eval, ..
-        } = node;
-        let pc_beta = beta + PROBCUT_MARGIN;
-        if !self.options.probcut || depth < 5 || beta.abs() >= MATE_BOUND {
-            return None;
-        }
-        // The TT already says a search nearly as deep stays below the ProbCut bound.
-        if hit.is_some_and(|h| h.depth >= depth - 3 && h.score < pc_beta) {
-            return None;
-        }
-        let mut captures = board.legal_captures();
-        captures
-            .as_mut_slice()
-            .sort_by_key(|&mv| -mvv_lva(board, mv));
-        for &mv in captures.iter() {
-            if see(board, mv) < pc_beta - eval {
-                continue;
-            }
-            self.moved[ply] = piece_to(board, mv);
-            self.make(board, mv, ply);
-            self.moves[ply] = mv;
-            let mut score = -self.qsearch(board, ply + 1, -pc_beta, -pc_beta + 1);
-            if score >= pc_beta {
-                score = -self.negamax(
-                    board,
-                    depth - 4,
-                    ply + 1,
-                    -pc_beta,
-                    -pc_beta + 1,
-                    true,
-                    !node.cut,
-                );
-            }
-            board.unmake();
-            if self.stopped {
-                return Some(0);
-            }
-            if score >= pc_beta {
-                self.tt.store(
-                    board.key(),
-                    ply,
-                    mv,
-                    score,
-                    node.raw_eval,
-                    depth - 3,
-                    Bound::Lower,
-                );
-                return Some(score);
             }
         }
         None
@@ -407,32 +311,17 @@ impl Searcher {
             Move::NULL
         };
         let contexts = self.contexts(ply);
-        let mut picker = MovePicker::new(board, tt_move, killers, counter)
-            .with_capture_history(self.options.capture_history)
-            .with_continuation(contexts);
+        let mut picker =
+            MovePicker::new(board, tt_move, killers, counter).with_continuation(contexts);
         let mut quiets_tried = MoveList::new();
-        let mut captures_tried = MoveList::new();
         let mut best = -INFINITY;
         let mut best_move = Move::NULL;
         let mut searched = 0usize;
-        let excluded = self.excluded[ply];
-        let tt_capture =
-            self.options.lmr_tt_capture && !tt_move.is_null() && is_tactical(board, tt_move);
         // Built at the second move: a node cut by its first move never needs it.
         let mut checks: Option<CheckSquares> = None;
         let mut considered = 0usize;
         while let Some(mv) = picker.next(board, &self.history) {
-            if mv == excluded {
-                continue;
-            }
             considered += 1;
-            let mut extension = 0;
-            if let (Some(tt_score), true) = (node.singular, mv == tt_move) {
-                match self.singular_extension(board, node, beta, mv, tt_score) {
-                    Singular::Extend(e) => extension = e,
-                    Singular::Cut(score) => return score,
-                }
-            }
             let quiet = !is_tactical(board, mv);
             let gives_check = if considered == 1 {
                 board.gives_check(mv)
@@ -452,27 +341,16 @@ impl Searcher {
                 if !picker.last_had_good_see() && self.losing_exchange(board, mv, depth, quiet) {
                     continue;
                 }
-                if quiet && !pv_node && self.history_failing(us, mv, depth, contexts, key) {
-                    continue;
-                }
             }
             let nodes_before = self.nodes;
             self.make(board, mv, ply);
             self.moves[ply] = mv;
             self.moved[ply] = key;
             searched += 1;
-            let new_depth = depth - 1 + extension;
+            let new_depth = depth - 1;
             let mut score;
             if searched == 1 {
-                score = -self.negamax(
-                    board,
-                    new_depth,
-                    ply + 1,
-                    -beta,
-                    -alpha,
-                    true,
-                    !pv_node && !node.cut,
-                );
+                score = -self.negamax(board, new_depth, ply + 1, -beta, -alpha, true);
             } else {
                 let mut r = 0;
                 let late = self.options.lmr && depth >= 3 && searched > 1 + pv_node as usize;
@@ -482,9 +360,6 @@ impl Searcher {
                     r -= (in_check || gives_check) as i32;
                     r -= (killers.contains(&mv) || mv == counter) as i32;
                     r -= self.history_reduction(us, mv, contexts, key);
-                    r += (self.options.lmr_improving && !node.improving) as i32;
-                    r += tt_capture as i32;
-                    r += (self.options.lmr_cut_node && node.cut) as i32;
                     r = r.clamp(0, new_depth - 1);
                 } else if late
                     && self.options.lmr_bad_captures
@@ -496,28 +371,12 @@ impl Searcher {
                     // searched in full where it matters (PV nodes, checks), reduced elsewhere.
                     r = (lmr::reduction(depth, searched) - 1).clamp(0, new_depth - 1);
                 }
-                score = -self.negamax(
-                    board,
-                    new_depth - r,
-                    ply + 1,
-                    -alpha - 1,
-                    -alpha,
-                    true,
-                    true,
-                );
+                score = -self.negamax(board, new_depth - r, ply + 1, -alpha - 1, -alpha, true);
                 if score > alpha && r > 0 {
-                    score = -self.negamax(
-                        board,
-                        new_depth,
-                        ply + 1,
-                        -alpha - 1,
-                        -alpha,
-                        true,
-                        !node.cut,
-                    );
+                    score = -self.negamax(board, new_depth, ply + 1, -alpha - 1, -alpha, true);
                 }
                 if score > alpha && score < beta {
-                    score = -self.negamax(board, new_depth, ply + 1, -beta, -alpha, true, false);
+                    score = -self.negamax(board, new_depth, ply + 1, -beta, -alpha, true);
                 }
             }
             board.unmake();
@@ -538,15 +397,12 @@ impl Searcher {
                             self.reward_quiet(board, mv, depth, ply, contexts, &quiets_tried);
                             self.counters.set(prev, mv);
                         }
-                        self.reward_capture(board, mv, quiet, depth, &captures_tried);
                         break;
                     }
                 }
             }
             if quiet {
                 quiets_tried.push(mv);
-            } else {
-                captures_tried.push(mv);
             }
         }
         if searched == 0 {
@@ -563,77 +419,13 @@ impl Searcher {
         } else {
             Bound::Upper
         };
-        if excluded.is_null() {
-            let stored_eval = if in_check { 0 } else { raw_eval };
-            self.tt
-                .store(board.key(), ply, best_move, best, stored_eval, depth, bound);
-            if !in_check && (best_move.is_null() || !is_tactical(board, best_move)) {
-                self.learn_correction(board, node, best, bound);
-            }
+        let stored_eval = if in_check { 0 } else { raw_eval };
+        self.tt
+            .store(board.key(), ply, best_move, best, stored_eval, depth, bound);
+        if !in_check && (best_move.is_null() || !is_tactical(board, best_move)) {
+            self.learn_correction(board, node, best, bound);
         }
         best
-    }
-
-    /// Searches every move but the TT move `mv` at half depth against a bound just below the
-    /// TT score. If all fail low, `mv` is singular and earns a ply; if they beat a bound at or
-    /// above beta, several moves refute the opponent's choice and the node is cut (multi-cut).
-    fn singular_extension(
-        &mut self,
-        board: &mut Board,
-        node: Node,
-        beta: i32,
-        mv: Move,
-        tt_score: i32,
-    ) -> Singular {
-        let s_beta = tt_score - 2 * node.depth;
-        self.excluded[node.ply] = mv;
-        let score = self.negamax(
-            board,
-            (node.depth - 1) / 2,
-            node.ply,
-            s_beta - 1,
-            s_beta,
-            false,
-            node.cut,
-        );
-        self.excluded[node.ply] = Move::NULL;
-        // The nested search shares this ply's PV slot; forget what it left there.
-        self.pv_len[node.ply] = node.ply;
-        if self.stopped {
-            return Singular::Extend(0);
-        }
-        if score < s_beta {
-            let room = node.ply < MAX_PLY / 2;
-            Singular::Extend(room as i32)
-        } else if s_beta >= beta {
-            Singular::Cut(s_beta)
-        } else if tt_score >= beta {
-            Singular::Extend(-1)
-        } else {
-            Singular::Extend(0)
-        }
-    }
-
-    /// A move caused a cut-off: the captures tried before it failed (their capture history
-    /// falls) and, if it is a capture itself, its capture history rises.
-    fn reward_capture(
-        &mut self,
-        board: &Board,
-        mv: Move,
-        quiet: bool,
-        depth: i32,
-        tried: &MoveList,
-    ) {
-        if !self.options.capture_history {
-            return;
-        }
-        let b = bonus(depth);
-        if !quiet {
-            self.history.update_capture(board, mv, b);
-        }
-        for &c in tried.iter() {
-            self.history.update_capture(board, c, -b);
-        }
     }
 
     /// Teach the correction history the gap between the search's `best` and the static eval,
@@ -645,13 +437,8 @@ impl Searcher {
             _ => true,
         };
         if useful && best.abs() < MATE_BOUND {
-            self.correction.update(
-                board,
-                node.depth,
-                node.raw_eval,
-                best,
-                self.options.corr_nonpawn,
-            );
+            self.correction
+                .update(board, node.depth, node.raw_eval, best);
         }
     }
 
@@ -664,21 +451,6 @@ impl Searcher {
             && node.depth <= params::lmp_depth()
             && quiets_tried as i32
                 >= (params::lmp_base() + node.depth * node.depth) / (2 - node.improving as i32)
-    }
-
-    /// History pruning: near the leaves, a quiet move whose history says it has failed again
-    /// and again in this context is not worth a search.
-    fn history_failing(
-        &self,
-        us: Color,
-        mv: Move,
-        depth: i32,
-        contexts: [u16; 2],
-        key: u16,
-    ) -> bool {
-        self.options.history_prune
-            && depth <= 4
-            && self.history.get(us, mv) + self.history.continuation(contexts, key) < -512 * depth
     }
 
     /// SEE pruning: near the leaves, a move that loses material by force (more than the depth
@@ -775,19 +547,6 @@ struct Node {
     eval: i32,
     improving: bool,
     in_check: bool,
-    /// The TT score when the TT move is a candidate for a singular extension.
-    singular: Option<i32>,
-    /// An expected cut node: a zero-window node whose parent expects it to fail high (the
-    /// child of a reduced search, then every other ply of a refutation line).
-    cut: bool,
-}
-
-/// The verdict of a singular-extension search on the TT move.
-enum Singular {
-    /// Search the TT move this many plies deeper (negative: shallower).
-    Extend(i32),
-    /// Several moves beat beta: return this score at once.
-    Cut(i32),
 }
 
 /// The static eval moved to the TT's score where the TT's bound says the true score lies

@@ -69,9 +69,7 @@ pub struct NoReport;
 
 impl Reporter for NoReport {}
 
-/// Switches for each selectivity feature and the time reserve. `Default` = everything on
-/// except `singular`, `capture_history`, `probcut`, `lmr_improving`, `lmr_tt_capture`,
-/// `lmr_cut_node`, `corr_nonpawn`, `history_prune` and `rule50_scale`.
+/// Switches for each selectivity feature and the time reserve. `Default` = everything on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchOptions {
     /// Null-move pruning (UCI `NullMove`).
@@ -90,9 +88,6 @@ pub struct SearchOptions {
     pub see_prune: bool,
     /// Internal iterative reduction: one ply less where the TT has no move (UCI `IIR`).
     pub iir: bool,
-    /// Singular extensions: extend a TT move that is much better than every alternative, and
-    /// cut at once when several moves beat beta (UCI `Singular`).
-    pub singular: bool,
     /// Try the quiet move that last refuted the opponent's previous move right after the
     /// killers (UCI `CounterMove`).
     pub counter_move: bool,
@@ -106,31 +101,8 @@ pub struct SearchOptions {
     /// previous two moves before) besides the butterfly history, and reduce by both (UCI
     /// `ContHist`).
     pub continuation: bool,
-    /// Order captures by their capture history besides MVV-LVA (UCI `CaptHist`).
-    pub capture_history: bool,
-    /// ProbCut: cut a node when a capture's shallow search beats beta by a wide margin (UCI
-    /// `ProbCut`).
-    pub probcut: bool,
-    /// Reduce late quiet moves one ply more where the static eval is not improving (UCI
-    /// `LMRImproving`).
-    pub lmr_improving: bool,
-    /// Reduce late quiet moves one ply more where the TT move is a capture: the position is
-    /// tactical and the quiet alternatives rarely matter (UCI `LMRTTCapture`).
-    pub lmr_tt_capture: bool,
-    /// Reduce late quiet moves one ply more at expected cut nodes (UCI `LMRCutNode`).
-    pub lmr_cut_node: bool,
     /// Reduce captures that lose material by SEE like late quiet moves (UCI `LMRBadCaptures`).
     pub lmr_bad_captures: bool,
-    /// Correct the static eval also by what the search learnt about each colour's non-pawn
-    /// pieces (UCI `CorrNonPawn`; needs `CorrHist`).
-    pub corr_nonpawn: bool,
-    /// History pruning: at shallow non-PV nodes, skip quiet moves whose butterfly and
-    /// continuation history are far below zero (UCI `HistPrune`).
-    pub history_prune: bool,
-    /// Scale the static evaluation down as the fifty-move counter rises, by (200 - halfmove
-    /// clock) / 200, so the search prefers the pawn moves and captures that make progress (UCI
-    /// `Rule50Scale`).
-    pub rule50_scale: bool,
     /// Time kept in reserve for the GUI and communication (UCI `Move Overhead`).
     pub move_overhead: Duration,
 }
@@ -146,31 +118,14 @@ impl Default for SearchOptions {
             lmp: true,
             see_prune: true,
             iir: true,
-            // Off: no gain measured yet (docs/search.md); kept to be tried at longer controls.
-            singular: false,
             counter_move: true,
             correction: true,
             tt_eval: true,
             continuation: true,
-            // Off: no gain in fixed-node self-play (docs/search.md).
-            capture_history: false,
-            // Off: it lost in fixed-node self-play (docs/search.md); kept to be tried again.
-            probcut: false,
-            // Off: it won at 10,000 nodes a move but lost against SF 2400 at 4+0.04 and 10+0.1
-            // (docs/match.md).
-            lmr_improving: false,
-            // Off: +5.9 +/- 20.4 after 650 fixed-node games, not shown to gain (docs/search.md).
-            lmr_tt_capture: false,
-            lmr_cut_node: false,
             // On: the form that spares PV nodes and checks scored +3.5 +/- 3.7 points per 100
             // paired games against SF 2400 at 10+0.1 (200 games, docs/match.md) for 3 fewer
             // ECM/BK solves.
             lmr_bad_captures: true,
-            corr_nonpawn: false,
-            // Off: -1.5 +/- 15.3 after 1170 games at 10,000 nodes (docs/search.md).
-            history_prune: false,
-            // Off: -5.6 +/- 6.0 points per 100 paired games against SF 2400 (71 games).
-            rule50_scale: false,
             move_overhead: Duration::from_millis(25),
         }
     }
@@ -178,7 +133,7 @@ impl Default for SearchOptions {
 
 impl SearchOptions {
     /// The names of the boolean feature switches, as UCI options.
-    pub const FEATURES: [&'static str; 22] = [
+    pub const FEATURES: [&'static str; 13] = [
         "NullMove",
         "LMR",
         "RFP",
@@ -187,20 +142,11 @@ impl SearchOptions {
         "LMP",
         "SEEPrune",
         "IIR",
-        "Singular",
         "CounterMove",
         "CorrHist",
         "TTEval",
         "ContHist",
-        "CaptHist",
-        "ProbCut",
-        "LMRImproving",
-        "LMRTTCapture",
-        "LMRCutNode",
         "LMRBadCaptures",
-        "CorrNonPawn",
-        "HistPrune",
-        "Rule50Scale",
     ];
 
     /// Turn a feature on or off by its UCI name (case-insensitive); false if no such feature.
@@ -230,20 +176,11 @@ impl SearchOptions {
             "lmp" => &mut self.lmp,
             "seeprune" => &mut self.see_prune,
             "iir" => &mut self.iir,
-            "singular" => &mut self.singular,
             "countermove" => &mut self.counter_move,
             "corrhist" => &mut self.correction,
             "tteval" => &mut self.tt_eval,
             "conthist" => &mut self.continuation,
-            "capthist" => &mut self.capture_history,
-            "probcut" => &mut self.probcut,
-            "lmrimproving" => &mut self.lmr_improving,
-            "lmrttcapture" => &mut self.lmr_tt_capture,
-            "lmrcutnode" => &mut self.lmr_cut_node,
             "lmrbadcaptures" => &mut self.lmr_bad_captures,
-            "corrnonpawn" => &mut self.corr_nonpawn,
-            "histprune" => &mut self.history_prune,
-            "rule50scale" => &mut self.rule50_scale,
             _ => return None,
         })
     }
@@ -281,8 +218,6 @@ pub struct Searcher {
     keys: [u64; MAX_PLY + 1],
     /// Static eval of each ply on the current path (`-INFINITY` when in check).
     evals: [i32; MAX_PLY + 1],
-    /// The move a singular-extension search at each ply leaves out (`Move::NULL` if none).
-    excluded: [Move; MAX_PLY + 1],
     /// The move played at each ply of the current path (`Move::NULL` for a null move).
     moves: [Move; MAX_PLY + 1],
     /// The continuation key (piece, to) of each of those moves (`NO_CONTEXT` for a null move).
@@ -323,7 +258,6 @@ impl Searcher {
             pv_len: [0; MAX_PLY + 1],
             keys: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 1],
-            excluded: [Move::NULL; MAX_PLY + 1],
             moves: [Move::NULL; MAX_PLY + 1],
             moved: [history::NO_CONTEXT; MAX_PLY + 1],
             psq: [S::ZERO; MAX_PLY + 1],
@@ -421,20 +355,13 @@ impl Searcher {
         self.psq[0] = crate::eval::psq(board, &self.params);
     }
 
-    /// A raw static evaluation corrected by the correction history and scaled by the
-    /// fifty-move counter (each when it is on).
+    /// A raw static evaluation corrected by the correction history (when it is on).
     #[inline]
     fn corrected(&self, board: &Board, raw: i32) -> i32 {
-        let eval = if self.options.correction {
-            self.correction
-                .correct(board, raw, self.options.corr_nonpawn)
+        if self.options.correction {
+            self.correction.correct(board, raw)
         } else {
             raw
-        };
-        if self.options.rule50_scale {
-            rule50_scaled(eval, board.halfmove_clock())
-        } else {
-            eval
         }
     }
 
@@ -490,25 +417,5 @@ impl Searcher {
         self.set_root(board);
         self.qsearch(board, 0, -score::INFINITY, score::INFINITY);
         self.pv[0][..self.pv_len[0]].to_vec()
-    }
-}
-
-/// `eval` shrunk towards a draw as the fifty-move counter `halfmove_clock` runs: untouched
-/// after a capture or pawn move, half as large when the rule is about to draw the game.
-fn rule50_scaled(eval: i32, halfmove_clock: u32) -> i32 {
-    eval * (200 - halfmove_clock.min(100) as i32) / 200
-}
-
-#[cfg(test)]
-mod tests {
-    use super::rule50_scaled;
-
-    #[test]
-    fn the_fifty_move_counter_shrinks_the_eval_towards_a_draw() {
-        assert_eq!(rule50_scaled(300, 0), 300);
-        assert_eq!(rule50_scaled(300, 50), 225);
-        assert_eq!(rule50_scaled(-300, 100), -150);
-        // Past 100 plies (a position set up that way) it shrinks no further.
-        assert_eq!(rule50_scaled(300, 140), 150);
     }
 }
