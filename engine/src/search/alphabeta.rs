@@ -33,7 +33,7 @@ impl Searcher {
         limits: &Limits,
         reporter: &mut dyn Reporter,
     ) -> (SearchResult, i32) {
-        let time = TimeManager::new(limits, board.side_to_move(), self.options.move_overhead);
+        let time = TimeManager::new(limits, board.side_to_move(), self.move_overhead);
         let (mut result, max_depth) = self.begin(board, limits);
         self.time = Some(time);
         if result.best_move.is_null() {
@@ -129,7 +129,7 @@ impl Searcher {
     ) -> i32 {
         self.pv_len[ply] = ply;
         let in_check = board.in_check();
-        if in_check && self.options.check_extension && ply < MAX_PLY / 2 {
+        if in_check && ply < MAX_PLY / 2 {
             depth += 1;
         }
         if depth <= 0 {
@@ -192,7 +192,7 @@ impl Searcher {
         // when it did not.
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
         let eval = match hit {
-            Some(h) if self.options.tt_eval && !in_check => tt_sharpened(static_eval, h),
+            Some(h) if !in_check => tt_sharpened(static_eval, h),
             _ => static_eval,
         };
         let mut node = Node {
@@ -211,7 +211,7 @@ impl Searcher {
         }
         // Without a TT move the ordering is poor here; a shallower search is cheaper and
         // fills the TT for the next iteration.
-        if self.options.iir && depth >= params::iir_depth() && tt_move.is_null() {
+        if depth >= params::iir_depth() && tt_move.is_null() {
             node.depth -= 1;
         }
         self.search_moves(board, node, alpha, beta, tt_move)
@@ -237,15 +237,14 @@ impl Searcher {
             return None;
         }
         // Reverse futility: far above beta near the leaves, the opponent will not catch up.
-        if self.options.rfp
-            && depth <= params::rfp_depth()
+        if depth <= params::rfp_depth()
             && eval - params::rfp_margin() * (depth - improving as i32) >= beta
         {
             return Some(eval);
         }
         // Null move: if passing still fails high, a real move will too (not with only pawns,
         // where zugzwang is common). Deep cut-offs are verified by a reduced normal search.
-        if self.options.null_move && null_ok && depth >= 3 && eval >= beta && has_pieces(board) {
+        if null_ok && depth >= 3 && eval >= beta && has_pieces(board) {
             let r = params::nmp_base()
                 + depth / params::nmp_depth_divisor()
                 + ((eval - beta) / params::nmp_eval_divisor()).min(3);
@@ -292,8 +291,7 @@ impl Searcher {
         let pv_node = beta - alpha > 1;
         let orig_alpha = alpha;
         let us = board.side_to_move();
-        let futile = self.options.futility
-            && !pv_node
+        let futile = !pv_node
             && !in_check
             && depth <= params::futility_depth()
             && alpha.abs() < MATE_BOUND
@@ -305,11 +303,7 @@ impl Searcher {
         } else {
             Move::NULL
         };
-        let counter = if self.options.counter_move {
-            self.counters.get(prev)
-        } else {
-            Move::NULL
-        };
+        let counter = self.counters.get(prev);
         let contexts = self.contexts(ply);
         let mut picker =
             MovePicker::new(board, tt_move, killers, counter).with_continuation(contexts);
@@ -353,7 +347,7 @@ impl Searcher {
                 score = -self.negamax(board, new_depth, ply + 1, -beta, -alpha, true);
             } else {
                 let mut r = 0;
-                let late = self.options.lmr && depth >= 3 && searched > 1 + pv_node as usize;
+                let late = depth >= 3 && searched > 1 + pv_node as usize;
                 if late && quiet {
                     r = lmr::reduction(depth, searched);
                     r -= pv_node as i32;
@@ -362,7 +356,6 @@ impl Searcher {
                     r -= self.history_reduction(us, mv, contexts, key);
                     r = r.clamp(0, new_depth - 1);
                 } else if late
-                    && self.options.lmr_bad_captures
                     && !pv_node
                     && !gives_check
                     && !picker.last_had_good_see()
@@ -445,8 +438,7 @@ impl Searcher {
     /// Late move pruning: at a shallow non-PV node, once enough quiet moves have failed,
     /// the rest (ordered after them by history) are very unlikely to do better.
     fn late_quiet(&self, node: Node, pv_node: bool, quiet: bool, quiets_tried: usize) -> bool {
-        self.options.lmp
-            && quiet
+        quiet
             && !pv_node
             && node.depth <= params::lmp_depth()
             && quiets_tried as i32
@@ -456,7 +448,7 @@ impl Searcher {
     /// SEE pruning: near the leaves, a move that loses material by force (more than the depth
     /// allows for) is skipped.
     fn losing_exchange(&self, board: &Board, mv: Move, depth: i32, quiet: bool) -> bool {
-        if !self.options.see_prune || depth > params::see_depth() {
+        if depth > params::see_depth() {
             return false;
         }
         let margin = if quiet {
@@ -492,23 +484,17 @@ impl Searcher {
     }
 
     /// The continuation contexts of a node at `ply`: the keys of the moves one and two plies
-    /// back, or none when continuation history is off.
+    /// back (`NO_CONTEXT` above the root and after a null move).
     fn contexts(&self, ply: usize) -> [u16; 2] {
-        if !self.options.continuation {
-            return [NO_CONTEXT; 2];
-        }
         let back = |n: usize| ply.checked_sub(n).map_or(NO_CONTEXT, |p| self.moved[p]);
         [back(1), back(2)]
     }
 
     /// Plies of LMR taken off (or added, when negative) for a quiet move's history: its
-    /// butterfly history plus, when on, its continuation history (hence the wider scale).
+    /// butterfly plus its continuation history, over 8192 (the sum of up to three tables).
     fn history_reduction(&self, us: Color, mv: Move, contexts: [u16; 2], key: u16) -> i32 {
-        let butterfly = self.history.get(us, mv);
-        if !self.options.continuation {
-            return (butterfly / 4096).clamp(-2, 2);
-        }
-        ((butterfly + self.history.continuation(contexts, key)) / 8192).clamp(-2, 2)
+        let history = self.history.get(us, mv) + self.history.continuation(contexts, key);
+        (history / 8192).clamp(-2, 2)
     }
 }
 

@@ -1,8 +1,9 @@
 //! Search: iterative deepening with aspiration windows around a negamax PVS alpha-beta,
 //! quiescence search, SEE, a staged move picker, a transposition table and time management.
 //!
-//! Every selectivity feature is switchable through [`SearchOptions`] (and UCI options of the
-//! same names) so a match can compare "with" against "without" on one binary.
+//! The selectivity features are plain code, not switches: each was measured when it came in
+//! (docs/search.md), and a change to one is measured as its own binary against the current
+//! one with the harness's `sprt`. Their numbers are SPSA parameters ([`params`]).
 
 mod alphabeta;
 pub mod correction;
@@ -69,123 +70,6 @@ pub struct NoReport;
 
 impl Reporter for NoReport {}
 
-/// Switches for each selectivity feature and the time reserve. `Default` = everything on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SearchOptions {
-    /// Null-move pruning (UCI `NullMove`).
-    pub null_move: bool,
-    /// Late move reductions (UCI `LMR`).
-    pub lmr: bool,
-    /// Reverse futility (static null move) pruning (UCI `RFP`).
-    pub rfp: bool,
-    /// Futility pruning of quiet moves near the leaves (UCI `Futility`).
-    pub futility: bool,
-    /// Extend nodes in check by one ply (UCI `CheckExtension`).
-    pub check_extension: bool,
-    /// Late move pruning: skip the late quiet moves of shallow non-PV nodes (UCI `LMP`).
-    pub lmp: bool,
-    /// Static-exchange pruning of losing moves at shallow depth (UCI `SEEPrune`).
-    pub see_prune: bool,
-    /// Internal iterative reduction: one ply less where the TT has no move (UCI `IIR`).
-    pub iir: bool,
-    /// Try the quiet move that last refuted the opponent's previous move right after the
-    /// killers (UCI `CounterMove`).
-    pub counter_move: bool,
-    /// Correct the static evaluation by the error the search recently found in positions with
-    /// the same pawn structure (UCI `CorrHist`).
-    pub correction: bool,
-    /// Where the TT holds a bound on this position's score that is tighter than the static
-    /// eval, prune with the bound instead (UCI `TTEval`).
-    pub tt_eval: bool,
-    /// Order quiet moves by their continuation history (how well they answered the same
-    /// previous two moves before) besides the butterfly history, and reduce by both (UCI
-    /// `ContHist`).
-    pub continuation: bool,
-    /// Reduce captures that lose material by SEE like late quiet moves (UCI `LMRBadCaptures`).
-    pub lmr_bad_captures: bool,
-    /// Time kept in reserve for the GUI and communication (UCI `Move Overhead`).
-    pub move_overhead: Duration,
-}
-
-impl Default for SearchOptions {
-    fn default() -> Self {
-        SearchOptions {
-            null_move: true,
-            lmr: true,
-            rfp: true,
-            futility: true,
-            check_extension: true,
-            lmp: true,
-            see_prune: true,
-            iir: true,
-            counter_move: true,
-            correction: true,
-            tt_eval: true,
-            continuation: true,
-            // On: the form that spares PV nodes and checks scored +3.5 +/- 3.7 points per 100
-            // paired games against SF 2400 at 10+0.1 (200 games, docs/match.md) for 3 fewer
-            // ECM/BK solves.
-            lmr_bad_captures: true,
-            move_overhead: Duration::from_millis(25),
-        }
-    }
-}
-
-impl SearchOptions {
-    /// The names of the boolean feature switches, as UCI options.
-    pub const FEATURES: [&'static str; 13] = [
-        "NullMove",
-        "LMR",
-        "RFP",
-        "Futility",
-        "CheckExtension",
-        "LMP",
-        "SEEPrune",
-        "IIR",
-        "CounterMove",
-        "CorrHist",
-        "TTEval",
-        "ContHist",
-        "LMRBadCaptures",
-    ];
-
-    /// Turn a feature on or off by its UCI name (case-insensitive); false if no such feature.
-    pub fn set_feature(&mut self, name: &str, on: bool) -> bool {
-        match self.slot(name) {
-            Some(slot) => {
-                *slot = on;
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// Whether a feature is on, by its UCI name (case-insensitive); `None` if no such feature.
-    pub fn feature(&self, name: &str) -> Option<bool> {
-        let mut copy = *self;
-        copy.slot(name).map(|b| *b)
-    }
-
-    fn slot(&mut self, name: &str) -> Option<&mut bool> {
-        Some(match name.to_ascii_lowercase().as_str() {
-            "nullmove" => &mut self.null_move,
-            "lmr" => &mut self.lmr,
-            "rfp" => &mut self.rfp,
-            "futility" => &mut self.futility,
-            "checkextension" => &mut self.check_extension,
-            "lmp" => &mut self.lmp,
-            "seeprune" => &mut self.see_prune,
-            "iir" => &mut self.iir,
-            "countermove" => &mut self.counter_move,
-            "corrhist" => &mut self.correction,
-            "tteval" => &mut self.tt_eval,
-            "conthist" => &mut self.continuation,
-            "lmrbadcaptures" => &mut self.lmr_bad_captures,
-            _ => return None,
-        })
-    }
-}
-
 /// The searcher: owns the ordering tables and evaluation weights across searches, and shares
 /// the TT with the other searchers of a [`ThreadPool`] (the TT is its own when it searches
 /// alone).
@@ -198,7 +82,8 @@ pub struct Searcher {
     params: Params,
     /// The pawn-and-king terms under `params`, by pawn structure and king squares.
     pawn_cache: PawnCache,
-    options: SearchOptions,
+    /// Time kept in reserve per move for the GUI and communication (UCI `Move Overhead`).
+    move_overhead: Duration,
     stop: Arc<AtomicBool>,
     /// The node count of all threads, when this searcher is one of several in a search.
     shared: Option<Arc<SharedNodes>>,
@@ -244,7 +129,7 @@ impl Searcher {
             correction: CorrectionHistory::default(),
             params: Params::default(),
             pawn_cache: PawnCache::default(),
-            options: SearchOptions::default(),
+            move_overhead: time::DEFAULT_MOVE_OVERHEAD,
             stop: Arc::new(AtomicBool::new(false)),
             shared: None,
             nodes: 0,
@@ -295,14 +180,14 @@ impl Searcher {
         self.tt = Arc::new(TranspositionTable::new(mb));
     }
 
-    /// The feature switches and time reserve.
-    pub fn options(&self) -> SearchOptions {
-        self.options
+    /// The time kept in reserve per move (UCI `Move Overhead`).
+    pub fn move_overhead(&self) -> Duration {
+        self.move_overhead
     }
 
-    /// Change the feature switches and time reserve.
-    pub fn set_options(&mut self, options: SearchOptions) {
-        self.options = options;
+    /// Keep `overhead` in reserve per move from now on.
+    pub fn set_move_overhead(&mut self, overhead: Duration) {
+        self.move_overhead = overhead;
     }
 
     /// TT occupancy in per mille (UCI `hashfull`).
@@ -355,14 +240,10 @@ impl Searcher {
         self.psq[0] = crate::eval::psq(board, &self.params);
     }
 
-    /// A raw static evaluation corrected by the correction history (when it is on).
+    /// A raw static evaluation corrected by the correction history.
     #[inline]
     fn corrected(&self, board: &Board, raw: i32) -> i32 {
-        if self.options.correction {
-            self.correction.correct(board, raw)
-        } else {
-            raw
-        }
+        self.correction.correct(board, raw)
     }
 
     /// Reset the per-search state for a search of `board` within `limits`: the first result

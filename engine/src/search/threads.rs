@@ -6,11 +6,12 @@
 //! With one thread the pool is the main searcher alone: no helper thread exists and the search
 //! is exactly the single-threaded one (same nodes, same `bench`).
 
-use super::{Limits, Reporter, SearchOptions, SearchResult, Searcher};
+use super::{Limits, Reporter, SearchResult, Searcher};
 use crate::board::Board;
 use crate::eval::Params;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 /// Most nodes a thread searches between two additions to the shared count: small, so that
 /// `go nodes` overshoots by little (one atomic addition per 64 nodes costs nothing measurable).
@@ -139,14 +140,13 @@ impl ThreadPool {
     }
 
     /// Search with `n` threads (at least one) from now on. New helpers start with empty
-    /// histories and the main searcher's options and weights.
+    /// histories and the main searcher's weights.
     pub fn set_threads(&mut self, n: usize) {
         let helpers = n.max(1) - 1;
         self.helpers.truncate(helpers);
         while self.helpers.len() < helpers {
             let mut h = Searcher::with_tt(Arc::clone(&self.main.tt));
             h.set_params(self.main.params.clone());
-            h.options = self.main.options;
             h.stop = Arc::clone(&self.helper_stop);
             self.helpers.push(h);
         }
@@ -176,17 +176,14 @@ impl ThreadPool {
         self.main.params()
     }
 
-    /// The feature switches and time reserve.
-    pub fn options(&self) -> SearchOptions {
-        self.main.options()
+    /// The time kept in reserve per move (UCI `Move Overhead`).
+    pub fn move_overhead(&self) -> Duration {
+        self.main.move_overhead()
     }
 
-    /// Change the feature switches and time reserve of every thread.
-    pub fn set_options(&mut self, options: SearchOptions) {
-        self.main.set_options(options);
-        for h in &mut self.helpers {
-            h.set_options(options);
-        }
+    /// Keep `overhead` in reserve per move from now on (only the main thread reads the clock).
+    pub fn set_move_overhead(&mut self, overhead: Duration) {
+        self.main.set_move_overhead(overhead);
     }
 
     /// Forget everything learnt (TT and every thread's histories): a new game.

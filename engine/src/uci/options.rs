@@ -1,6 +1,7 @@
 //! The engine's UCI options: declarations for `uci` and `setoption` handling.
 
-use crate::search::{params, SearchOptions, ThreadPool};
+use crate::search::time::DEFAULT_MOVE_OVERHEAD;
+use crate::search::{params, ThreadPool};
 use std::path::Path;
 use std::time::Duration;
 
@@ -34,22 +35,17 @@ impl Default for Options {
 
 /// The `option ...` lines sent in reply to `uci`.
 pub fn declarations() -> Vec<String> {
-    let d = SearchOptions::default();
     let mut v = vec![
         format!("option name Hash type spin default 16 min 1 max {MAX_HASH_MB}"),
         format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
         format!(
             "option name Move Overhead type spin default {} min 0 max {MAX_OVERHEAD_MS}",
-            d.move_overhead.as_millis()
+            DEFAULT_MOVE_OVERHEAD.as_millis()
         ),
         "option name EvalFile type string default <empty>".to_string(),
         "option name Clear Hash type button".to_string(),
         "option name UCI_Chess960 type check default false".to_string(),
     ];
-    for f in SearchOptions::FEATURES {
-        let on = d.feature(f).unwrap_or(true);
-        v.push(format!("option name {f} type check default {on}"));
-    }
     if cfg!(feature = "tune") {
         v.extend(params::PARAMS.iter().map(|p| p.uci_option()));
     }
@@ -78,9 +74,7 @@ impl Options {
             }
             "move overhead" => {
                 let ms = spin(need()?, name, 0, MAX_OVERHEAD_MS)?;
-                let mut o = searcher.options();
-                o.move_overhead = Duration::from_millis(ms);
-                searcher.set_options(o);
+                searcher.set_move_overhead(Duration::from_millis(ms));
             }
             "clear hash" => searcher.clear(),
             "uci_chess960" => self.chess960 = check(need()?, name)?,
@@ -116,18 +110,7 @@ impl Options {
                     })?;
                 params::set(name, n);
             }
-            _ => {
-                let Some(feature) = SearchOptions::FEATURES
-                    .iter()
-                    .find(|f| f.eq_ignore_ascii_case(name))
-                else {
-                    return Err(format!("unknown option '{name}'"));
-                };
-                let on = check(need()?, name)?;
-                let mut o = searcher.options();
-                o.set_feature(feature, on);
-                searcher.set_options(o);
-            }
+            _ => return Err(format!("unknown option '{name}'")),
         }
         Ok(())
     }
@@ -165,12 +148,12 @@ mod tests {
         assert!(o.apply("Hash", Some("lots"), &mut s).is_err());
         assert!(o.apply("Hash", Some("0"), &mut s).is_err());
         assert_eq!(o.hash_mb, 2);
-        assert!(o.apply("nullmove", Some("false"), &mut s).is_ok());
-        assert!(!s.options().null_move);
-        assert!(o.apply("LMR", Some("maybe"), &mut s).is_err());
-        assert!(s.options().lmr);
         assert!(o.apply("Move Overhead", Some("50"), &mut s).is_ok());
-        assert_eq!(s.options().move_overhead, Duration::from_millis(50));
+        assert_eq!(s.move_overhead(), Duration::from_millis(50));
+        assert!(o.apply("Move Overhead", Some("-1"), &mut s).is_err());
+        assert_eq!(s.move_overhead(), Duration::from_millis(50));
+        // The search features are plain code, not options.
+        assert!(o.apply("NullMove", Some("false"), &mut s).is_err());
         assert!(o.apply("Threads", Some("4"), &mut s).is_ok());
         assert_eq!(s.threads(), 4);
         assert!(o.apply("Threads", Some("257"), &mut s).is_err());
