@@ -20,10 +20,10 @@ fn temp_file(name: &str) -> PathBuf {
 }
 
 /// The shared reference data: `$SABLE_SHARED_DATA`, else `../shared/data` beside the
-/// checkout (as `.ci/run` has it), else `/work/shared/data`. `None`, after printing why, when
-/// there is none (a plain clone, the GitHub workflow); with `SABLE_REQUIRE_SHARED_DATA` set
-/// (`.ci/run` sets it) a missing directory fails instead. The harness's tests find it the same
-/// way (src/suites/mod.rs).
+/// checkout (as `.ci/run` has it). `None`, after printing why, when there is none (a plain
+/// clone, the GitHub workflow); with `SABLE_REQUIRE_SHARED_DATA` set (`.ci/run` sets it) a
+/// missing directory fails instead. The harness's tests look there too
+/// (src/suites/mod.rs).
 fn shared_data() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("SABLE_SHARED_DATA").map(PathBuf::from) {
         assert!(
@@ -33,17 +33,14 @@ fn shared_data() -> Option<PathBuf> {
         );
         return Some(dir);
     }
-    let candidates = [
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data"),
-        PathBuf::from("/work/shared/data"),
-    ];
-    if let Some(dir) = candidates.iter().find(|d| d.is_dir()) {
-        return Some(dir.clone());
+    // The engine crate is `<checkout>/engine`, so two levels up is beside the checkout.
+    let beside = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data");
+    if beside.is_dir() {
+        return Some(beside);
     }
     let why = format!(
-        "no shared reference data in {} or {} (set SABLE_SHARED_DATA)",
-        candidates[0].display(),
-        candidates[1].display()
+        "no shared reference data in {} (set SABLE_SHARED_DATA)",
+        beside.display()
     );
     assert!(
         std::env::var_os("SABLE_REQUIRE_SHARED_DATA").is_none(),
