@@ -24,7 +24,7 @@ mod view;
 
 pub use evaluate::{evaluate, evaluate_cached, PawnCache};
 pub use explain::{explain, Explanation, GroupScore};
-pub use io::ParamsError;
+pub use io::{EvalFileError, ParamsError};
 pub use params::{Block, Labels, Params, BLOCKS};
 pub use psq::{psq, psq_delta};
 pub use score::S;

@@ -355,11 +355,7 @@ impl Searcher {
                     r -= (killers.contains(&mv) || mv == counter) as i32;
                     r -= self.history_reduction(us, mv, contexts, key);
                     r = r.clamp(0, new_depth - 1);
-                } else if late
-                    && !pv_node
-                    && !gives_check
-                    && !picker.last_had_good_see()
-                {
+                } else if late && !pv_node && !gives_check && !picker.last_had_good_see() {
                     // A capture the picker put late, losing material by SEE: a sacrifice is
                     // searched in full where it matters (PV nodes, checks), reduced elsewhere.
                     r = (lmr::reduction(depth, searched) - 1).clamp(0, new_depth - 1);
