@@ -212,11 +212,16 @@ impl Params {
         out.push_str(
             "//! regenerate it (e.g. with the tuner's `--emit-rust`) and replace this file.\n\n",
         );
-        out.push_str("use super::params::LEN;\nuse super::S;\n\n");
+        // The length is written out rather than imported, so that the defaults depend on the
+        // score type alone; `Params::default` checks it against the layout at compile time.
+        out.push_str("use super::score::S;\n\n");
         out.push_str(
             "/// Every default weight as `S::new(mg, eg)`, in `Params::name` index order.\n",
         );
-        out.push_str("#[rustfmt::skip]\npub(super) const DEFAULT_WEIGHTS: [S; LEN] = [\n");
+        let _ = writeln!(
+            out,
+            "#[rustfmt::skip]\npub(super) const DEFAULT_WEIGHTS: [S; {LEN}] = ["
+        );
         for b in BLOCKS {
             let (per_line, note) = match b.labels {
                 Labels::Squares => (8, " (a1..h1, a2..h2, ..., a8..h8)"),
