@@ -6,6 +6,8 @@
 //! Every term is linear in its weights, so `trace` can hand the tuner the exact coefficients:
 //! `evaluate(b, p) == ±trace(b).white_eval(&p.weights())` holds for every position.
 
+mod accumulator;
+mod attack_map;
 mod danger;
 mod defaults;
 mod display;

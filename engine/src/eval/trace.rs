@@ -2,7 +2,8 @@
 
 use super::endgame::{mop_up, phase, scale};
 use super::params::LEN;
-use super::terms::{self, Accumulator};
+use super::accumulator::Accumulator;
+use super::terms;
 use super::view::View;
 use super::{taper, S};
 use crate::board::Board;
