@@ -547,12 +547,12 @@ fn tt_sharpened(static_eval: i32, hit: TtHit) -> i32 {
     }
 }
 
-/// True if the side to move has a piece other than pawns and king.
 /// The index of a root move in `Searcher::root_nodes`.
 fn root_slot(mv: Move) -> usize {
     mv.from().index() * 64 + mv.to().index()
 }
 
+/// True if the side to move has a piece other than pawns and king.
 fn has_pieces(board: &Board) -> bool {
     let us = board.side_to_move();
     let pawns_kings = board.pieces(us, PieceType::Pawn) | board.pieces(us, PieceType::King);
