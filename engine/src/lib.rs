@@ -14,6 +14,5 @@ pub mod memory;
 pub mod movegen;
 pub mod rng;
 pub mod search;
-pub mod selfplay;
 pub mod types;
 pub mod uci;

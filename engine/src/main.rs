@@ -1,6 +1,5 @@
 //! The `sable` binary: UCI engine by default; `sable perft DEPTH [FEN]`, `sable bench [DEPTH]`,
-//! `sable selfplay ...`, `sable spsa` (tuning build) and OpenBench's
-//! `sable "genfens N seed S book B" "quit"` as tools.
+//! `sable spsa` (tuning build) and OpenBench's `sable "genfens N seed S book B" "quit"` as tools.
 
 mod perft_cmd;
 
@@ -9,7 +8,6 @@ fn main() {
     let code = match args.first().map(String::as_str) {
         Some("perft") => perft_cmd::run(&args[1..]),
         Some("bench") => sable::bench::main(&args[1..]),
-        Some("selfplay") => sable::selfplay::main(&args[1..]),
         Some("spsa") => spsa(),
         // OpenBench passes the command and its arguments as one word, then "quit".
         Some(cmd) if cmd.starts_with("genfens") => sable::genfens::main(cmd),

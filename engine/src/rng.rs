@@ -1,6 +1,6 @@
 //! A small deterministic random generator (xorshift64*) for everything that must be
-//! reproducible from a seed: magic-number search, self-play openings, random playouts in the
-//! harness, book shuffling. Not for anything that needs statistical quality.
+//! reproducible from a seed: magic-number search, `genfens` openings, and in the harness random
+//! playouts, generated suites, SPSA and book shuffling. Not for anything that needs statistical quality.
 
 /// xorshift64* state. The state must not be zero (zero stays zero); callers seed with `| 1` or
 /// a fixed non-zero constant.

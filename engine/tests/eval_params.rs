@@ -3,7 +3,7 @@
 //! data) the defaults against real game results.
 
 use sable::board::Board;
-use sable::eval::{evaluate, Params, S};
+use sable::eval::{evaluate, EvalFileError, Params, ParamsError, S};
 use sable::types::Color;
 use std::io::Write;
 use std::path::PathBuf;
@@ -20,10 +20,10 @@ fn temp_file(name: &str) -> PathBuf {
 }
 
 /// The shared reference data: `$SABLE_SHARED_DATA`, else `../shared/data` beside the
-/// checkout (as `.ci/run` has it), else `/work/shared/data`. `None`, after printing why, when
-/// there is none (a plain clone, the GitHub workflow); with `SABLE_REQUIRE_SHARED_DATA` set
-/// (`.ci/run` sets it) a missing directory fails instead. The harness's tests find it the same
-/// way (src/suites/mod.rs).
+/// checkout (as `.ci/run` has it). `None`, after printing why, when there is none (a plain
+/// clone, the GitHub workflow); with `SABLE_REQUIRE_SHARED_DATA` set (`.ci/run` sets it) a
+/// missing directory fails instead. The harness's tests look there too
+/// (src/suites/mod.rs).
 fn shared_data() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("SABLE_SHARED_DATA").map(PathBuf::from) {
         assert!(
@@ -33,17 +33,14 @@ fn shared_data() -> Option<PathBuf> {
         );
         return Some(dir);
     }
-    let candidates = [
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data"),
-        PathBuf::from("/work/shared/data"),
-    ];
-    if let Some(dir) = candidates.iter().find(|d| d.is_dir()) {
-        return Some(dir.clone());
+    // The engine crate is `<checkout>/engine`, so two levels up is beside the checkout.
+    let beside = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data");
+    if beside.is_dir() {
+        return Some(beside);
     }
     let why = format!(
-        "no shared reference data in {} or {} (set SABLE_SHARED_DATA)",
-        candidates[0].display(),
-        candidates[1].display()
+        "no shared reference data in {} (set SABLE_SHARED_DATA)",
+        beside.display()
     );
     assert!(
         std::env::var_os("SABLE_REQUIRE_SHARED_DATA").is_none(),
@@ -82,7 +79,7 @@ fn bad_params_files_give_errors_naming_file_and_cause() {
         ),
         (
             "unknown",
-            good.replace("\"tempo\"", "\"tempo2\""),
+            good.replace("\"tempo\"", "\"tempo2\": [0, 0],\n    \"tempo\""),
             "unknown",
         ),
         (
@@ -103,11 +100,52 @@ fn bad_params_files_give_errors_naming_file_and_cause() {
         let _ = std::fs::remove_file(&path);
         let msg = err.to_string();
         assert!(msg.contains(&path.display().to_string()), "{name}: {msg}");
-        assert!(msg.contains(cause), "{name}: expected '{cause}' in: {msg}");
+        // The cause alone, since the file's name holds the case's name too.
+        let ParamsError::Invalid { cause: why, .. } = err else {
+            panic!("{name}: not a text error: {msg}");
+        };
+        let why = why.to_string();
+        assert!(why.contains(cause), "{name}: expected '{cause}' in: {why}");
     }
     let missing = temp_file("does-not-exist.json");
     let err = Params::load(&missing).expect_err("missing file");
     assert!(err.to_string().contains("does-not-exist.json"), "{err}");
+    assert!(
+        matches!(&err, ParamsError::Read { cause, .. } if cause.kind() == std::io::ErrorKind::NotFound),
+        "{err}"
+    );
+}
+
+#[test]
+fn eval_file_errors_say_which_weights_and_which_header_field() {
+    let good = Params::default().to_json();
+    let first = Params::name(0);
+    let without_first: String = good
+        .lines()
+        .filter(|l| !l.trim_start().starts_with(&format!("\"{first}\"")))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(
+        Params::from_json(&without_first),
+        Err(EvalFileError::Missing(vec![first]))
+    );
+    let extra = good.replace("\"tempo\"", "\"tempo2\": [0, 0],\n    \"tempo\"");
+    assert_eq!(
+        Params::from_json(&extra),
+        Err(EvalFileError::Unknown(vec!["tempo2".to_string()]))
+    );
+    assert_eq!(
+        Params::from_json(&good.replace("sable-eval", "other")),
+        Err(EvalFileError::Format("other".to_string()))
+    );
+    assert_eq!(
+        Params::from_json(&good.replace("\"version\": 1", "\"version\": 9")),
+        Err(EvalFileError::Version(9))
+    );
+    assert!(matches!(
+        Params::from_json("{ not json"),
+        Err(EvalFileError::Json(_))
+    ));
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! solver), basic endgames won, repetition handling, legality at tiny limits.
 
 use sable::board::Board;
-use sable::search::{Limits, NoReport, Score, SearchOptions, Searcher};
+use sable::search::{Limits, NoReport, Score, Searcher};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
 
@@ -276,10 +276,7 @@ fn the_searcher_keeps_move_overhead_in_reserve() {
     // loaded machine does not make this fail.
     let mut board = Board::startpos();
     let mut s = Searcher::new(16);
-    s.set_options(SearchOptions {
-        move_overhead: std::time::Duration::from_millis(4900),
-        ..SearchOptions::default()
-    });
+    s.set_move_overhead(std::time::Duration::from_millis(4900));
     let limits = Limits {
         time: [Some(std::time::Duration::from_millis(5000)), None],
         movestogo: Some(1),
@@ -305,42 +302,4 @@ fn quiescence_pv_resolves_the_exchange() {
     // A quiet position has an empty qsearch PV.
     let mut b = Board::startpos();
     assert!(s.quiescence_pv(&mut b).is_empty());
-}
-
-/// Nodes for a fixed-depth search of a few bench middlegames with these options.
-fn nodes_with(options: SearchOptions) -> u64 {
-    sable::bench::POSITIONS[1..9]
-        .iter()
-        .map(|fen| {
-            let mut board = Board::from_fen(fen).unwrap();
-            let mut s = Searcher::new(16);
-            s.set_options(options);
-            s.search(&mut board, &Limits::depth(8), &mut NoReport).nodes
-        })
-        .sum()
-}
-
-#[test]
-fn every_switch_on_by_default_is_wired_and_sound_without() {
-    let default = SearchOptions::default();
-    let base = nodes_with(default);
-    let on: Vec<&str> = SearchOptions::FEATURES
-        .into_iter()
-        .filter(|name| default.feature(name).unwrap())
-        .collect();
-    // The two classic ones are on, so this test cannot pass by checking nothing.
-    assert!(on.contains(&"NullMove") && on.contains(&"LMR"), "{on:?}");
-    for name in on {
-        let mut off = default;
-        assert!(off.set_feature(name, false));
-        // A switch wired to nothing would leave the tree exactly as it was.
-        assert_ne!(nodes_with(off), base, "turning {name} off changes nothing");
-        // Without it the search still finds the mate in three at its exact distance.
-        let fen = "k7/8/8/3K4/8/8/8/7R w - - 0 1";
-        let mut board = Board::from_fen(fen).unwrap();
-        let mut s = Searcher::new(16);
-        s.set_options(off);
-        let r = s.search(&mut board, &Limits::depth(10), &mut NoReport);
-        assert_eq!(r.score, Score::Mate(5), "{name} off");
-    }
 }

@@ -155,10 +155,6 @@ impl Board {
         }
         board.key = board.compute_key();
         board.pawn_key = board.compute_pawn_key();
-        board.nonpawn_keys = [
-            board.compute_nonpawn_key(Color::White),
-            board.compute_nonpawn_key(Color::Black),
-        ];
         Ok(board)
     }
 

@@ -60,12 +60,10 @@ impl Board {
             self.remove_piece(rook_from, rook);
             self.put_piece(to, piece);
             self.put_piece(rook_to, rook);
-            let change = zobrist::piece_square(piece, from)
+            key ^= zobrist::piece_square(piece, from)
                 ^ zobrist::piece_square(piece, to)
                 ^ zobrist::piece_square(rook, rook_from)
                 ^ zobrist::piece_square(rook, rook_to);
-            key ^= change;
-            self.nonpawn_keys[us.index()] ^= change;
         } else {
             if let Some(cap) = captured {
                 let cap_sq = if m.is_en_passant() {
@@ -78,8 +76,6 @@ impl Board {
                 key ^= cap_key;
                 if cap.kind() == PieceType::Pawn {
                     self.pawn_key ^= cap_key;
-                } else {
-                    self.nonpawn_keys[them.index()] ^= cap_key;
                 }
                 self.halfmove_clock = 0;
             }
@@ -93,7 +89,6 @@ impl Board {
                     self.remove_piece(to, piece);
                     self.put_piece(to, promoted);
                     key ^= zobrist::piece_square(piece, to) ^ zobrist::piece_square(promoted, to);
-                    self.nonpawn_keys[us.index()] ^= zobrist::piece_square(promoted, to);
                 } else {
                     self.pawn_key ^= zobrist::piece_square(piece, to);
                     if from.index() ^ to.index() == 16 {
@@ -104,9 +99,6 @@ impl Board {
                         }
                     }
                 }
-            } else {
-                self.nonpawn_keys[us.index()] ^=
-                    zobrist::piece_square(piece, from) ^ zobrist::piece_square(piece, to);
             }
         }
 
@@ -175,7 +167,6 @@ impl Board {
         self.plies_from_null = u.plies_from_null;
         self.key = u.key;
         self.pawn_key = u.pawn_key;
-        self.nonpawn_keys = u.nonpawn_keys;
         self.checkers = u.checkers;
     }
 
@@ -191,7 +182,6 @@ impl Board {
             plies_from_null: self.plies_from_null,
             key: self.key,
             pawn_key: self.pawn_key,
-            nonpawn_keys: self.nonpawn_keys,
             checkers: self.checkers,
         });
     }

@@ -27,7 +27,6 @@ struct Undo {
     plies_from_null: u32,
     key: u64,
     pawn_key: u64,
-    nonpawn_keys: [u64; 2],
     checkers: Bitboard,
 }
 
@@ -48,8 +47,6 @@ pub struct Board {
     plies_from_null: u32,
     key: u64,
     pawn_key: u64,
-    /// Per colour, a Zobrist key of that colour's pieces other than pawns (king included).
-    nonpawn_keys: [u64; 2],
     checkers: Bitboard,
     /// Where castling kings and rooks start (fixed for the game; standard unless a Chess960
     /// FEN said otherwise).
@@ -75,7 +72,6 @@ impl Board {
             plies_from_null: 0,
             key: 0,
             pawn_key: 0,
-            nonpawn_keys: [0; 2],
             checkers: Bitboard::EMPTY,
             castle: CastlingSetup::default(),
             history: Vec::with_capacity(256),
@@ -202,13 +198,6 @@ impl Board {
         self.pawn_key
     }
 
-    /// A Zobrist key of `color`'s pieces other than pawns, king included (for a correction
-    /// history that generalises over the other side's placement).
-    #[inline(always)]
-    pub fn nonpawn_key(&self, color: Color) -> u64 {
-        self.nonpawn_keys[color.index()]
-    }
-
     /// The enemy pieces giving check to the side to move.
     #[inline(always)]
     pub fn checkers(&self) -> Bitboard {
@@ -300,11 +289,6 @@ impl Board {
     /// Computes the pawn key from scratch.
     pub fn compute_pawn_key(&self) -> u64 {
         self.pieces_key(self.by_kind(PieceType::Pawn))
-    }
-
-    /// Computes `color`'s non-pawn key from scratch.
-    pub fn compute_nonpawn_key(&self, color: Color) -> u64 {
-        self.pieces_key(self.by_color(color) & !self.by_kind(PieceType::Pawn))
     }
 
     /// The Zobrist piece-square key of the pieces on `squares`.

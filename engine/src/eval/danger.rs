@@ -8,8 +8,7 @@
 //! itself as coefficients. That keeps the trace exact and lets the tuner size a curve whose
 //! upper part its data rarely reach (the free `king.danger` table left those buckets at zero).
 
-use super::placement::FLANKS;
-use super::threats::Attacks;
+use super::attack_map::Attacks;
 use super::view::*;
 use crate::types::{Color, PieceType};
 

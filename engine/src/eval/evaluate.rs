@@ -1,9 +1,10 @@
 //! `evaluate`: the hot-path score, summing the terms straight into one packed pair.
 
+use super::accumulator::Accumulator;
 use super::endgame::{mop_up, phase, scale};
 use super::params::{Params, LEN};
 use super::psq::king_tables;
-use super::terms::{self, Accumulator};
+use super::terms;
 use super::view::View;
 use super::{taper, S};
 use crate::board::Board;

@@ -19,26 +19,94 @@ pub const FORMAT: &str = "sable-eval";
 pub const VERSION: u32 = 1;
 
 /// Why an EvalFile could not be loaded: the file and the cause in plain words.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParamsError {
-    /// The file that was read.
-    pub path: PathBuf,
-    /// What is wrong with it.
-    pub cause: String,
+#[derive(Debug)]
+pub enum ParamsError {
+    /// The file could not be read.
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What the operating system said.
+        cause: io::Error,
+    },
+    /// The file was read, but it is no EvalFile of this engine's layout.
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with its text.
+        cause: EvalFileError,
+    },
 }
 
 impl fmt::Display for ParamsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (path, cause): (&Path, &dyn fmt::Display) = match self {
+            ParamsError::Read { path, cause } => (path, cause),
+            ParamsError::Invalid { path, cause } => (path, cause),
+        };
         write!(
             f,
-            "cannot load evaluation parameters from {}: {}",
-            self.path.display(),
-            self.cause
+            "cannot load evaluation parameters from {}: {cause}",
+            path.display()
         )
     }
 }
 
+// The message already holds the cause, so `source` stays `None` (a chain printer would say it
+// twice).
 impl std::error::Error for ParamsError {}
+
+/// What is wrong with the text of an EvalFile.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EvalFileError {
+    /// Not JSON of the EvalFile's shape: the JSON reader's message, with line and column.
+    Json(String),
+    /// The `format` tag is not [`FORMAT`].
+    Format(String),
+    /// The `version` is not [`VERSION`].
+    Version(u32),
+    /// A weight does not fit an `i16`.
+    OutOfRange {
+        /// The weight's name.
+        name: String,
+        /// Its middle-game value.
+        mg: i64,
+        /// Its end-game value.
+        eg: i64,
+    },
+    /// Weights of the layout that the file lacks (by name, in index order).
+    Missing(Vec<String>),
+    /// Names in the file that the layout has no weight for.
+    Unknown(Vec<String>),
+}
+
+impl fmt::Display for EvalFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EvalFileError::Json(why) => write!(f, "{why}"),
+            EvalFileError::Format(tag) => write!(f, "format is {tag:?}, expected {FORMAT:?}"),
+            EvalFileError::Version(v) => {
+                write!(f, "version is {v}, this engine reads version {VERSION}")
+            }
+            EvalFileError::OutOfRange { name, mg, eg } => {
+                write!(f, "weight {name} = [{mg}, {eg}] is outside -32768..=32767")
+            }
+            EvalFileError::Missing(names) => write!(
+                f,
+                "{} of {LEN} weights missing (parameter layout mismatch?), first: {}",
+                names.len(),
+                first_few(names)
+            ),
+            EvalFileError::Unknown(names) => write!(
+                f,
+                "{} unknown weight names (parameter layout mismatch?), first: {}",
+                names.len(),
+                first_few(names)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for EvalFileError {}
 
 /// The EvalFile as it sits on disk.
 #[derive(Deserialize)]
@@ -51,15 +119,12 @@ struct FileRepr {
 
 impl FileRepr {
     /// Checks the header and that the names match the layout exactly.
-    fn into_params(self) -> Result<Params, String> {
+    fn into_params(self) -> Result<Params, EvalFileError> {
         if self.format != FORMAT {
-            return Err(format!("format is {:?}, expected {FORMAT:?}", self.format));
+            return Err(EvalFileError::Format(self.format));
         }
         if self.version != VERSION {
-            return Err(format!(
-                "version is {}, this engine reads version {VERSION}",
-                self.version
-            ));
+            return Err(EvalFileError::Version(self.version));
         }
         let mut p = Params::material_only();
         let mut missing = Vec::new();
@@ -70,9 +135,7 @@ impl FileRepr {
                 Some([mg, eg]) => {
                     let ok = |x: i64| (-32768..=32767).contains(&x);
                     if !ok(mg) || !ok(eg) {
-                        return Err(format!(
-                            "weight {name} = [{mg}, {eg}] is outside -32768..=32767"
-                        ));
+                        return Err(EvalFileError::OutOfRange { name, mg, eg });
                     }
                     p.set(i, S::new(mg as i32, eg as i32));
                 }
@@ -80,19 +143,10 @@ impl FileRepr {
             }
         }
         if !missing.is_empty() {
-            return Err(format!(
-                "{} of {LEN} weights missing (parameter layout mismatch?), first: {}",
-                missing.len(),
-                first_few(&missing)
-            ));
+            return Err(EvalFileError::Missing(missing));
         }
         if !map.is_empty() {
-            let unknown: Vec<String> = map.into_keys().collect();
-            return Err(format!(
-                "{} unknown weight names (parameter layout mismatch?), first: {}",
-                unknown.len(),
-                first_few(&unknown)
-            ));
+            return Err(EvalFileError::Unknown(map.into_keys().collect()));
         }
         Ok(p)
     }
@@ -106,18 +160,21 @@ fn first_few(names: &[String]) -> String {
 impl Params {
     /// Reads an EvalFile (JSON, see `to_json`); every weight of the layout must be present.
     pub fn load(path: &Path) -> Result<Params, ParamsError> {
-        let err = |cause: String| ParamsError {
-            path: path.to_path_buf(),
+        let path_buf = || path.to_path_buf();
+        let text = std::fs::read_to_string(path).map_err(|cause| ParamsError::Read {
+            path: path_buf(),
             cause,
-        };
-        let text = std::fs::read_to_string(path).map_err(|e| err(e.to_string()))?;
-        Params::from_json(&text).map_err(err)
+        })?;
+        Params::from_json(&text).map_err(|cause| ParamsError::Invalid {
+            path: path_buf(),
+            cause,
+        })
     }
 
-    /// Parses EvalFile text; the error is the cause in plain words (with line and column for
-    /// JSON syntax errors).
-    pub fn from_json(text: &str) -> Result<Params, String> {
-        let repr: FileRepr = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    /// Parses EvalFile text (JSON syntax errors say the line and column).
+    pub fn from_json(text: &str) -> Result<Params, EvalFileError> {
+        let repr: FileRepr =
+            serde_json::from_str(text).map_err(|e| EvalFileError::Json(e.to_string()))?;
         repr.into_params()
     }
 
@@ -155,11 +212,16 @@ impl Params {
         out.push_str(
             "//! regenerate it (e.g. with the tuner's `--emit-rust`) and replace this file.\n\n",
         );
-        out.push_str("use super::params::LEN;\nuse super::S;\n\n");
+        // The length is written out rather than imported, so that the defaults depend on the
+        // score type alone; `Params::default` checks it against the layout at compile time.
+        out.push_str("use super::score::S;\n\n");
         out.push_str(
             "/// Every default weight as `S::new(mg, eg)`, in `Params::name` index order.\n",
         );
-        out.push_str("#[rustfmt::skip]\npub(super) const DEFAULT_WEIGHTS: [S; LEN] = [\n");
+        let _ = writeln!(
+            out,
+            "#[rustfmt::skip]\npub(super) const DEFAULT_WEIGHTS: [S; {LEN}] = ["
+        );
         for b in BLOCKS {
             let (per_line, note) = match b.labels {
                 Labels::Squares => (8, " (a1..h1, a2..h2, ..., a8..h8)"),

@@ -6,6 +6,8 @@
 //! Every term is linear in its weights, so `trace` can hand the tuner the exact coefficients:
 //! `evaluate(b, p) == ±trace(b).white_eval(&p.weights())` holds for every position.
 
+mod accumulator;
+mod attack_map;
 mod danger;
 mod defaults;
 mod display;
@@ -24,7 +26,7 @@ mod view;
 
 pub use evaluate::{evaluate, evaluate_cached, PawnCache};
 pub use explain::{explain, Explanation, GroupScore};
-pub use io::ParamsError;
+pub use io::{EvalFileError, ParamsError};
 pub use params::{Block, Labels, Params, BLOCKS};
 pub use psq::{psq, psq_delta};
 pub use score::S;

@@ -416,6 +416,8 @@ pub struct Params {
 
 impl Default for Params {
     fn default() -> Params {
+        // `defaults.rs` spells its length out (it imports nothing of the layout): a file
+        // generated for another layout fails to compile here.
         Params { w: DEFAULT_WEIGHTS }
     }
 }

@@ -2,8 +2,8 @@
 //! bishops hemmed in by their own pawns, minor pieces behind a pawn, and the king's distance to
 //! its nearest pawn.
 
+use super::accumulator::Accumulator;
 use super::params::*;
-use super::terms::Accumulator;
 use super::view::*;
 use crate::types::{Bitboard, Color, PieceType};
 
@@ -66,18 +66,6 @@ pub(super) fn placement<A: Accumulator>(v: &View, c: Color, acc: &mut A) {
         acc.add(SPACE, s * space);
     }
 }
-
-/// Files a-c, a-d, c-f and e-h, f-h as masks.
-const A_TO_C: u64 = 0x0707_0707_0707_0707;
-const A_TO_D: u64 = 0x0f0f_0f0f_0f0f_0f0f;
-const C_TO_F: u64 = 0x3c3c_3c3c_3c3c_3c3c;
-const E_TO_H: u64 = 0xf0f0_f0f0_f0f0_f0f0;
-const F_TO_H: u64 = 0xe0e0_e0e0_e0e0_e0e0;
-
-/// The flank a king on each file stands on: a-c, a-d, c-f, e-h or f-h.
-pub(super) const FLANKS: [u64; 8] = [
-    A_TO_C, A_TO_D, A_TO_D, C_TO_F, C_TO_F, E_TO_H, E_TO_H, F_TO_H,
-];
 
 /// `c`'s space: the central squares (files c-f) of its second to fourth ranks that no own pawn
 /// stands on and no enemy pawn attacks, those up to three ranks behind an own pawn counted

@@ -5,19 +5,14 @@
 //! makes `evaluate` pay nothing for the trace, and evaluation equals the trace's dot product by
 //! construction: the same code produces both.
 
+use super::accumulator::Accumulator;
+use super::attack_map::Attacks;
 use super::danger;
 use super::params::*;
 use super::placement::placement;
-use super::threats::{self, Attacks};
+use super::threats;
 use super::view::*;
 use crate::types::{Color, PieceType};
-
-/// Receives the linear contributions of the evaluation terms.
-pub(super) trait Accumulator {
-    /// Adds `coef` times weight `idx` to the white-POV sum (Black's terms come with negative
-    /// coefficients).
-    fn add(&mut self, idx: usize, coef: i32);
-}
 
 /// Feeds every tunable term of the position to `acc` (white minus black).
 #[inline(always)]

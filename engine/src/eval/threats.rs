@@ -5,9 +5,10 @@
 //! units select one weight of the `king.danger` table, so the tuner learns the curve's shape
 //! while the trace stays exact.
 
+use super::accumulator::Accumulator;
+use super::attack_map::Attacks;
 use super::danger;
 use super::params::*;
-use super::terms::Accumulator;
 use super::view::*;
 use crate::types::{Color, PieceType};
 
@@ -15,54 +16,6 @@ use crate::types::{Color, PieceType};
 pub(super) const ATTACK_UNITS: [i32; 4] = [2, 2, 3, 5];
 /// King attack units for having at least one safe check with a knight, bishop, rook or queen.
 const CHECK_UNITS: [i32; 4] = [3, 2, 3, 3];
-
-/// The squares one side attacks, by piece kind, plus its attack units on the enemy king.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Attacks {
-    /// Squares attacked by each kind (`PieceType::index` order).
-    pub by: [u64; 6],
-    /// Squares attacked by any piece.
-    pub all: u64,
-    /// Squares attacked at least twice (the king and pawns counted as one each).
-    pub two: u64,
-    /// Sum of `ATTACK_UNITS` over the pieces that hit the enemy king zone.
-    pub units: i32,
-    /// Sum of `danger::ATTACKER_WEIGHT` over the same pieces.
-    pub attacker_weight: i32,
-    /// Attacks on the squares next to the enemy king, one per piece and square.
-    pub adjacent_hits: i32,
-}
-
-impl Attacks {
-    /// The maps of the pawns and the king; `add` the other pieces.
-    #[inline(always)]
-    pub fn new(pawns: u64, king: u64) -> Attacks {
-        let mut by = [0; 6];
-        by[PieceType::Pawn.index()] = pawns;
-        by[PieceType::King.index()] = king;
-        Attacks {
-            by,
-            all: pawns | king,
-            two: pawns & king,
-            units: 0,
-            attacker_weight: 0,
-            adjacent_hits: 0,
-        }
-    }
-
-    /// Adds the attacks of one piece of kind `k`.
-    #[inline(always)]
-    pub fn add(&mut self, k: PieceType, att: u64) {
-        self.by[k.index()] |= att;
-        self.two |= self.all & att;
-        self.all |= att;
-    }
-
-    #[inline(always)]
-    pub fn of(&self, k: PieceType) -> u64 {
-        self.by[k.index()]
-    }
-}
 
 /// `c`'s threats on the enemy's pieces: undefended pawns, minors and rooks hit by lesser
 /// pieces, undefended pieces hit by our king, an attacked queen, and safe pawn pushes that

@@ -1,8 +1,9 @@
 //! `trace`: the evaluation as sparse linear coefficients, for the tuner.
 
+use super::accumulator::Accumulator;
 use super::endgame::{mop_up, phase, scale};
 use super::params::LEN;
-use super::terms::{self, Accumulator};
+use super::terms;
 use super::view::View;
 use super::{taper, S};
 use crate::board::Board;

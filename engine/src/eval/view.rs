@@ -209,6 +209,18 @@ pub(super) const fn sign(c: Color) -> i32 {
     }
 }
 
+/// Files a-c, a-d, c-f and e-h, f-h as masks.
+const A_TO_C: u64 = 0x0707_0707_0707_0707;
+const A_TO_D: u64 = 0x0f0f_0f0f_0f0f_0f0f;
+const C_TO_F: u64 = 0x3c3c_3c3c_3c3c_3c3c;
+const E_TO_H: u64 = 0xf0f0_f0f0_f0f0_f0f0;
+const F_TO_H: u64 = 0xe0e0_e0e0_e0e0_e0e0;
+
+/// The flank a king on each file stands on: a-c, a-d, c-f, e-h or f-h.
+pub(super) const FLANKS: [u64; 8] = [
+    A_TO_C, A_TO_D, A_TO_D, C_TO_F, C_TO_F, E_TO_H, E_TO_H, F_TO_H,
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

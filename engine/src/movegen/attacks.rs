@@ -3,6 +3,7 @@
 //! and check evasions.
 
 use super::magics;
+use super::rays::{ray, DIRECTIONS};
 use crate::types::{Bitboard, Color, PieceType, Square};
 
 const fn step_table(steps: &[(i8, i8)]) -> [u64; 64] {
@@ -47,30 +48,6 @@ static PAWN: [[u64; 64]; 2] = [
     step_table(&[(-1, 1), (1, 1)]),
     step_table(&[(-1, -1), (1, -1)]),
 ];
-
-/// The eight queen directions as (file, rank) steps.
-const DIRECTIONS: [(i8, i8); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (-1, -1),
-    (1, -1),
-    (-1, 1),
-];
-
-/// Squares reached from `sq` stepping by `dir` on an empty board (excluding `sq`).
-const fn ray(sq: usize, dir: (i8, i8)) -> u64 {
-    let mut bb = 0u64;
-    let (mut f, mut r) = ((sq % 8) as i8 + dir.0, (sq / 8) as i8 + dir.1);
-    while f >= 0 && f < 8 && r >= 0 && r < 8 {
-        bb |= 1u64 << (r * 8 + f);
-        f += dir.0;
-        r += dir.1;
-    }
-    bb
-}
 
 /// BETWEEN[a][b]: squares strictly between a and b when they share a line; LINE[a][b]: the whole
 /// board-edge-to-edge line through both (empty when not aligned).
@@ -164,27 +141,4 @@ pub fn between(a: Square, b: Square) -> Bitboard {
 #[inline(always)]
 pub fn line(a: Square, b: Square) -> Bitboard {
     Bitboard(LINES.1[a.index()][b.index()])
-}
-
-/// Slider attacks computed by walking the rays (slow; used to build and test the magic tables).
-pub fn slider_slow(sq: Square, occupied: Bitboard, diagonal: bool) -> Bitboard {
-    let dirs = if diagonal {
-        &DIRECTIONS[4..]
-    } else {
-        &DIRECTIONS[..4]
-    };
-    let mut bb = 0u64;
-    for &(df, dr) in dirs {
-        let (mut f, mut r) = (sq.file() as i8 + df, sq.rank() as i8 + dr);
-        while (0..8).contains(&f) && (0..8).contains(&r) {
-            let s = (r * 8 + f) as u64;
-            bb |= 1 << s;
-            if occupied.0 >> s & 1 != 0 {
-                break;
-            }
-            f += df;
-            r += dr;
-        }
-    }
-    Bitboard(bb)
 }

@@ -4,7 +4,7 @@
 //! ignored `print_magics` test) and are stored below; the attack table is filled once at first
 //! use (about a millisecond). Every lookup is a mask, a multiply, a shift and one table read.
 
-use super::attacks::slider_slow;
+use super::rays::slider_slow;
 use crate::rng::Rng;
 use crate::types::{Bitboard, Square};
 use std::sync::OnceLock;

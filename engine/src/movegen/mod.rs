@@ -6,6 +6,7 @@ mod checks;
 mod generate;
 mod magics;
 mod perft;
+mod rays;
 mod validate;
 
 pub use checks::CheckSquares;

@@ -2,7 +2,7 @@
 //! check extension, null-move pruning, reverse futility, futility pruning and LMR.
 
 use super::history::{bonus, piece_to, NO_CONTEXT};
-use super::movepick::{is_tactical, mvv_lva, MovePicker};
+use super::movepick::{is_tactical, MovePicker};
 use super::score::{Score, DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use super::see::see;
 use super::time::TimeManager;
@@ -11,9 +11,6 @@ use super::{lmr, params, Limits, Reporter, SearchResult, Searcher};
 use crate::board::Board;
 use crate::movegen::CheckSquares;
 use crate::types::{Color, Move, MoveList, PieceType};
-
-/// How far above beta a shallow capture search must score for ProbCut to cut the node.
-const PROBCUT_MARGIN: i32 = 200;
 
 impl Searcher {
     /// Search `board` within `limits`, reporting each completed iteration. Always returns a
@@ -36,7 +33,7 @@ impl Searcher {
         limits: &Limits,
         reporter: &mut dyn Reporter,
     ) -> (SearchResult, i32) {
-        let time = TimeManager::new(limits, board.side_to_move(), self.options.move_overhead);
+        let time = TimeManager::new(limits, board.side_to_move(), self.move_overhead);
         let (mut result, max_depth) = self.begin(board, limits);
         self.time = Some(time);
         if result.best_move.is_null() {
@@ -99,7 +96,7 @@ impl Searcher {
             (-INFINITY, INFINITY)
         };
         loop {
-            let score = self.negamax(board, depth, 0, alpha, beta, true, false);
+            let score = self.negamax(board, depth, 0, alpha, beta, true);
             if self.stopped {
                 return score;
             }
@@ -120,11 +117,7 @@ impl Searcher {
     }
 
     /// Negamax alpha-beta with principal variation search. `ply` counts from the root; mate
-    /// scores are `MATE - ply` so faster mates score higher. `null_ok` allows a null move here;
-    /// `cut` says the parent expects this zero-window node to fail high.
-    // The window, depth and node flags are the recursion's state; a struct for them would be
-    // built and torn apart at every one of the millions of calls.
-    #[allow(clippy::too_many_arguments)]
+    /// scores are `MATE - ply` so faster mates score higher. `null_ok` allows a null move here.
     pub(super) fn negamax(
         &mut self,
         board: &mut Board,
@@ -133,11 +126,10 @@ impl Searcher {
         mut alpha: i32,
         mut beta: i32,
         null_ok: bool,
-        cut: bool,
     ) -> i32 {
         self.pv_len[ply] = ply;
         let in_check = board.in_check();
-        if in_check && self.options.check_extension && ply < MAX_PLY / 2 {
+        if in_check && ply < MAX_PLY / 2 {
             depth += 1;
         }
         if depth <= 0 {
@@ -172,9 +164,8 @@ impl Searcher {
         let key = board.key();
         let hit = self.tt.probe(key, ply);
         let tt_move = hit.map_or(Move::NULL, |h| h.mv);
-        let excluding = !self.excluded[ply].is_null();
         if let Some(h) = hit {
-            if !pv_node && !excluding && h.depth >= depth {
+            if !pv_node && h.depth >= depth {
                 let cut = match h.bound {
                     Bound::Exact => true,
                     Bound::Lower => h.score >= beta,
@@ -201,20 +192,9 @@ impl Searcher {
         // when it did not.
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
         let eval = match hit {
-            Some(h) if self.options.tt_eval && !in_check => tt_sharpened(static_eval, h),
+            Some(h) if !in_check => tt_sharpened(static_eval, h),
             _ => static_eval,
         };
-        let singular = hit.and_then(|h| {
-            let candidate = self.options.singular
-                && !root
-                && !excluding
-                && depth >= 8
-                && !h.mv.is_null()
-                && h.depth >= depth - 3
-                && matches!(h.bound, Bound::Lower | Bound::Exact)
-                && h.score.abs() < MATE_BOUND;
-            candidate.then_some(h.score)
-        });
         let mut node = Node {
             depth,
             ply,
@@ -223,20 +203,15 @@ impl Searcher {
             eval,
             improving,
             in_check,
-            singular,
-            cut: cut && !pv_node,
         };
-        if !pv_node && !in_check && !excluding {
+        if !pv_node && !in_check {
             if let Some(score) = self.prune_node(board, node, beta, null_ok) {
-                return score;
-            }
-            if let Some(score) = self.probcut(board, node, beta, hit) {
                 return score;
             }
         }
         // Without a TT move the ordering is poor here; a shallower search is cheaper and
         // fills the TT for the next iteration.
-        if self.options.iir && depth >= params::iir_depth() && tt_move.is_null() {
+        if depth >= params::iir_depth() && tt_move.is_null() {
             node.depth -= 1;
         }
         self.search_moves(board, node, alpha, beta, tt_move)
@@ -262,15 +237,14 @@ impl Searcher {
             return None;
         }
         // Reverse futility: far above beta near the leaves, the opponent will not catch up.
-        if self.options.rfp
-            && depth <= params::rfp_depth()
+        if depth <= params::rfp_depth()
             && eval - params::rfp_margin() * (depth - improving as i32) >= beta
         {
             return Some(eval);
         }
         // Null move: if passing still fails high, a real move will too (not with only pawns,
         // where zugzwang is common). Deep cut-offs are verified by a reduced normal search.
-        if self.options.null_move && null_ok && depth >= 3 && eval >= beta && has_pieces(board) {
+        if null_ok && depth >= 3 && eval >= beta && has_pieces(board) {
             let r = params::nmp_base()
                 + depth / params::nmp_depth_divisor()
                 + ((eval - beta) / params::nmp_eval_divisor()).min(3);
@@ -278,15 +252,7 @@ impl Searcher {
             self.psq[ply + 1] = self.psq[ply];
             self.moves[ply] = Move::NULL;
             self.moved[ply] = NO_CONTEXT;
-            let score = -self.negamax(
-                board,
-                depth - 1 - r,
-                ply + 1,
-                -beta,
-                -beta + 1,
-                false,
-                !node.cut,
-            );
+            let score = -self.negamax(board, depth - 1 - r, ply + 1, -beta, -beta + 1, false);
             board.unmake_null();
             if self.stopped {
                 return Some(0);
@@ -296,73 +262,10 @@ impl Searcher {
                 if depth < params::nmp_verify_depth() {
                     return Some(score);
                 }
-                let v = self.negamax(board, depth - r, ply, beta - 1, beta, false, false);
+                let v = self.negamax(board, depth - r, ply, beta - 1, beta, false);
                 if v >= beta {
                     return Some(score);
                 }
-            }
-        }
-        None
-    }
-
-    /// ProbCut: a capture whose shallow search (quiescence, then depth - 4) beats beta by a
-    /// wide margin would almost surely beat beta at full depth too, so the node is cut.
-    fn probcut(
-        &mut self,
-        board: &mut Board,
-        node: Node,
-        beta: i32,
-        hit: Option<TtHit>,
-    ) -> Option<i32> {
-        let Node {
-            depth, ply, eval, ..
-        } = node;
-        let pc_beta = beta + PROBCUT_MARGIN;
-        if !self.options.probcut || depth < 5 || beta.abs() >= MATE_BOUND {
-            return None;
-        }
-        // The TT already says a search nearly as deep stays below the ProbCut bound.
-        if hit.is_some_and(|h| h.depth >= depth - 3 && h.score < pc_beta) {
-            return None;
-        }
-        let mut captures = board.legal_captures();
-        captures
-            .as_mut_slice()
-            .sort_by_key(|&mv| -mvv_lva(board, mv));
-        for &mv in captures.iter() {
-            if see(board, mv) < pc_beta - eval {
-                continue;
-            }
-            self.moved[ply] = piece_to(board, mv);
-            self.make(board, mv, ply);
-            self.moves[ply] = mv;
-            let mut score = -self.qsearch(board, ply + 1, -pc_beta, -pc_beta + 1);
-            if score >= pc_beta {
-                score = -self.negamax(
-                    board,
-                    depth - 4,
-                    ply + 1,
-                    -pc_beta,
-                    -pc_beta + 1,
-                    true,
-                    !node.cut,
-                );
-            }
-            board.unmake();
-            if self.stopped {
-                return Some(0);
-            }
-            if score >= pc_beta {
-                self.tt.store(
-                    board.key(),
-                    ply,
-                    mv,
-                    score,
-                    node.raw_eval,
-                    depth - 3,
-                    Bound::Lower,
-                );
-                return Some(score);
             }
         }
         None
@@ -388,8 +291,7 @@ impl Searcher {
         let pv_node = beta - alpha > 1;
         let orig_alpha = alpha;
         let us = board.side_to_move();
-        let futile = self.options.futility
-            && !pv_node
+        let futile = !pv_node
             && !in_check
             && depth <= params::futility_depth()
             && alpha.abs() < MATE_BOUND
@@ -401,38 +303,19 @@ impl Searcher {
         } else {
             Move::NULL
         };
-        let counter = if self.options.counter_move {
-            self.counters.get(prev)
-        } else {
-            Move::NULL
-        };
+        let counter = self.counters.get(prev);
         let contexts = self.contexts(ply);
-        let mut picker = MovePicker::new(board, tt_move, killers, counter)
-            .with_capture_history(self.options.capture_history)
-            .with_continuation(contexts);
+        let mut picker =
+            MovePicker::new(board, tt_move, killers, counter).with_continuation(contexts);
         let mut quiets_tried = MoveList::new();
-        let mut captures_tried = MoveList::new();
         let mut best = -INFINITY;
         let mut best_move = Move::NULL;
         let mut searched = 0usize;
-        let excluded = self.excluded[ply];
-        let tt_capture =
-            self.options.lmr_tt_capture && !tt_move.is_null() && is_tactical(board, tt_move);
         // Built at the second move: a node cut by its first move never needs it.
         let mut checks: Option<CheckSquares> = None;
         let mut considered = 0usize;
         while let Some(mv) = picker.next(board, &self.history) {
-            if mv == excluded {
-                continue;
-            }
             considered += 1;
-            let mut extension = 0;
-            if let (Some(tt_score), true) = (node.singular, mv == tt_move) {
-                match self.singular_extension(board, node, beta, mv, tt_score) {
-                    Singular::Extend(e) => extension = e,
-                    Singular::Cut(score) => return score,
-                }
-            }
             let quiet = !is_tactical(board, mv);
             let gives_check = if considered == 1 {
                 board.gives_check(mv)
@@ -452,72 +335,37 @@ impl Searcher {
                 if !picker.last_had_good_see() && self.losing_exchange(board, mv, depth, quiet) {
                     continue;
                 }
-                if quiet && !pv_node && self.history_failing(us, mv, depth, contexts, key) {
-                    continue;
-                }
             }
             let nodes_before = self.nodes;
             self.make(board, mv, ply);
             self.moves[ply] = mv;
             self.moved[ply] = key;
             searched += 1;
-            let new_depth = depth - 1 + extension;
+            let new_depth = depth - 1;
             let mut score;
             if searched == 1 {
-                score = -self.negamax(
-                    board,
-                    new_depth,
-                    ply + 1,
-                    -beta,
-                    -alpha,
-                    true,
-                    !pv_node && !node.cut,
-                );
+                score = -self.negamax(board, new_depth, ply + 1, -beta, -alpha, true);
             } else {
                 let mut r = 0;
-                let late = self.options.lmr && depth >= 3 && searched > 1 + pv_node as usize;
+                let late = depth >= 3 && searched > 1 + pv_node as usize;
                 if late && quiet {
                     r = lmr::reduction(depth, searched);
                     r -= pv_node as i32;
                     r -= (in_check || gives_check) as i32;
                     r -= (killers.contains(&mv) || mv == counter) as i32;
                     r -= self.history_reduction(us, mv, contexts, key);
-                    r += (self.options.lmr_improving && !node.improving) as i32;
-                    r += tt_capture as i32;
-                    r += (self.options.lmr_cut_node && node.cut) as i32;
                     r = r.clamp(0, new_depth - 1);
-                } else if late
-                    && self.options.lmr_bad_captures
-                    && !pv_node
-                    && !gives_check
-                    && !picker.last_had_good_see()
-                {
+                } else if late && !pv_node && !gives_check && !picker.last_had_good_see() {
                     // A capture the picker put late, losing material by SEE: a sacrifice is
                     // searched in full where it matters (PV nodes, checks), reduced elsewhere.
                     r = (lmr::reduction(depth, searched) - 1).clamp(0, new_depth - 1);
                 }
-                score = -self.negamax(
-                    board,
-                    new_depth - r,
-                    ply + 1,
-                    -alpha - 1,
-                    -alpha,
-                    true,
-                    true,
-                );
+                score = -self.negamax(board, new_depth - r, ply + 1, -alpha - 1, -alpha, true);
                 if score > alpha && r > 0 {
-                    score = -self.negamax(
-                        board,
-                        new_depth,
-                        ply + 1,
-                        -alpha - 1,
-                        -alpha,
-                        true,
-                        !node.cut,
-                    );
+                    score = -self.negamax(board, new_depth, ply + 1, -alpha - 1, -alpha, true);
                 }
                 if score > alpha && score < beta {
-                    score = -self.negamax(board, new_depth, ply + 1, -beta, -alpha, true, false);
+                    score = -self.negamax(board, new_depth, ply + 1, -beta, -alpha, true);
                 }
             }
             board.unmake();
@@ -538,15 +386,12 @@ impl Searcher {
                             self.reward_quiet(board, mv, depth, ply, contexts, &quiets_tried);
                             self.counters.set(prev, mv);
                         }
-                        self.reward_capture(board, mv, quiet, depth, &captures_tried);
                         break;
                     }
                 }
             }
             if quiet {
                 quiets_tried.push(mv);
-            } else {
-                captures_tried.push(mv);
             }
         }
         if searched == 0 {
@@ -563,77 +408,13 @@ impl Searcher {
         } else {
             Bound::Upper
         };
-        if excluded.is_null() {
-            let stored_eval = if in_check { 0 } else { raw_eval };
-            self.tt
-                .store(board.key(), ply, best_move, best, stored_eval, depth, bound);
-            if !in_check && (best_move.is_null() || !is_tactical(board, best_move)) {
-                self.learn_correction(board, node, best, bound);
-            }
+        let stored_eval = if in_check { 0 } else { raw_eval };
+        self.tt
+            .store(board.key(), ply, best_move, best, stored_eval, depth, bound);
+        if !in_check && (best_move.is_null() || !is_tactical(board, best_move)) {
+            self.learn_correction(board, node, best, bound);
         }
         best
-    }
-
-    /// Searches every move but the TT move `mv` at half depth against a bound just below the
-    /// TT score. If all fail low, `mv` is singular and earns a ply; if they beat a bound at or
-    /// above beta, several moves refute the opponent's choice and the node is cut (multi-cut).
-    fn singular_extension(
-        &mut self,
-        board: &mut Board,
-        node: Node,
-        beta: i32,
-        mv: Move,
-        tt_score: i32,
-    ) -> Singular {
-        let s_beta = tt_score - 2 * node.depth;
-        self.excluded[node.ply] = mv;
-        let score = self.negamax(
-            board,
-            (node.depth - 1) / 2,
-            node.ply,
-            s_beta - 1,
-            s_beta,
-            false,
-            node.cut,
-        );
-        self.excluded[node.ply] = Move::NULL;
-        // The nested search shares this ply's PV slot; forget what it left there.
-        self.pv_len[node.ply] = node.ply;
-        if self.stopped {
-            return Singular::Extend(0);
-        }
-        if score < s_beta {
-            let room = node.ply < MAX_PLY / 2;
-            Singular::Extend(room as i32)
-        } else if s_beta >= beta {
-            Singular::Cut(s_beta)
-        } else if tt_score >= beta {
-            Singular::Extend(-1)
-        } else {
-            Singular::Extend(0)
-        }
-    }
-
-    /// A move caused a cut-off: the captures tried before it failed (their capture history
-    /// falls) and, if it is a capture itself, its capture history rises.
-    fn reward_capture(
-        &mut self,
-        board: &Board,
-        mv: Move,
-        quiet: bool,
-        depth: i32,
-        tried: &MoveList,
-    ) {
-        if !self.options.capture_history {
-            return;
-        }
-        let b = bonus(depth);
-        if !quiet {
-            self.history.update_capture(board, mv, b);
-        }
-        for &c in tried.iter() {
-            self.history.update_capture(board, c, -b);
-        }
     }
 
     /// Teach the correction history the gap between the search's `best` and the static eval,
@@ -645,46 +426,25 @@ impl Searcher {
             _ => true,
         };
         if useful && best.abs() < MATE_BOUND {
-            self.correction.update(
-                board,
-                node.depth,
-                node.raw_eval,
-                best,
-                self.options.corr_nonpawn,
-            );
+            self.correction
+                .update(board, node.depth, node.raw_eval, best);
         }
     }
 
     /// Late move pruning: at a shallow non-PV node, once enough quiet moves have failed,
     /// the rest (ordered after them by history) are very unlikely to do better.
     fn late_quiet(&self, node: Node, pv_node: bool, quiet: bool, quiets_tried: usize) -> bool {
-        self.options.lmp
-            && quiet
+        quiet
             && !pv_node
             && node.depth <= params::lmp_depth()
             && quiets_tried as i32
                 >= (params::lmp_base() + node.depth * node.depth) / (2 - node.improving as i32)
     }
 
-    /// History pruning: near the leaves, a quiet move whose history says it has failed again
-    /// and again in this context is not worth a search.
-    fn history_failing(
-        &self,
-        us: Color,
-        mv: Move,
-        depth: i32,
-        contexts: [u16; 2],
-        key: u16,
-    ) -> bool {
-        self.options.history_prune
-            && depth <= 4
-            && self.history.get(us, mv) + self.history.continuation(contexts, key) < -512 * depth
-    }
-
     /// SEE pruning: near the leaves, a move that loses material by force (more than the depth
     /// allows for) is skipped.
     fn losing_exchange(&self, board: &Board, mv: Move, depth: i32, quiet: bool) -> bool {
-        if !self.options.see_prune || depth > params::see_depth() {
+        if depth > params::see_depth() {
             return false;
         }
         let margin = if quiet {
@@ -720,23 +480,17 @@ impl Searcher {
     }
 
     /// The continuation contexts of a node at `ply`: the keys of the moves one and two plies
-    /// back, or none when continuation history is off.
+    /// back (`NO_CONTEXT` above the root and after a null move).
     fn contexts(&self, ply: usize) -> [u16; 2] {
-        if !self.options.continuation {
-            return [NO_CONTEXT; 2];
-        }
         let back = |n: usize| ply.checked_sub(n).map_or(NO_CONTEXT, |p| self.moved[p]);
         [back(1), back(2)]
     }
 
     /// Plies of LMR taken off (or added, when negative) for a quiet move's history: its
-    /// butterfly history plus, when on, its continuation history (hence the wider scale).
+    /// butterfly plus its continuation history, over 8192 (the sum of up to three tables).
     fn history_reduction(&self, us: Color, mv: Move, contexts: [u16; 2], key: u16) -> i32 {
-        let butterfly = self.history.get(us, mv);
-        if !self.options.continuation {
-            return (butterfly / 4096).clamp(-2, 2);
-        }
-        ((butterfly + self.history.continuation(contexts, key)) / 8192).clamp(-2, 2)
+        let history = self.history.get(us, mv) + self.history.continuation(contexts, key);
+        (history / 8192).clamp(-2, 2)
     }
 }
 
@@ -775,19 +529,6 @@ struct Node {
     eval: i32,
     improving: bool,
     in_check: bool,
-    /// The TT score when the TT move is a candidate for a singular extension.
-    singular: Option<i32>,
-    /// An expected cut node: a zero-window node whose parent expects it to fail high (the
-    /// child of a reduced search, then every other ply of a refutation line).
-    cut: bool,
-}
-
-/// The verdict of a singular-extension search on the TT move.
-enum Singular {
-    /// Search the TT move this many plies deeper (negative: shallower).
-    Extend(i32),
-    /// Several moves beat beta: return this score at once.
-    Cut(i32),
 }
 
 /// The static eval moved to the TT's score where the TT's bound says the true score lies
@@ -806,12 +547,12 @@ fn tt_sharpened(static_eval: i32, hit: TtHit) -> i32 {
     }
 }
 
-/// True if the side to move has a piece other than pawns and king.
 /// The index of a root move in `Searcher::root_nodes`.
 fn root_slot(mv: Move) -> usize {
     mv.from().index() * 64 + mv.to().index()
 }
 
+/// True if the side to move has a piece other than pawns and king.
 fn has_pieces(board: &Board) -> bool {
     let us = board.side_to_move();
     let pawns_kings = board.pieces(us, PieceType::Pawn) | board.pieces(us, PieceType::King);

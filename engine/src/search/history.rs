@@ -1,11 +1,9 @@
 //! Move ordering memory: killer moves per ply, counter moves, the butterfly history table of
-//! quiet moves, the continuation history of quiet moves after the previous two moves, and the
-//! capture history.
+//! quiet moves and the continuation history of quiet moves after the previous two moves.
 
 use super::score::MAX_PLY;
-use super::see::captured_kind;
 use crate::board::Board;
-use crate::types::{Color, Move, PieceType};
+use crate::types::{Color, Move};
 
 /// Largest magnitude a history value reaches (the update is self-limiting towards it).
 const HISTORY_MAX: i32 = 16_384;
@@ -14,9 +12,6 @@ const HISTORY_MAX: i32 = 16_384;
 /// often it was tried and failed to.
 pub struct History {
     table: Box<[[[i32; 64]; 64]; 2]>,
-    /// Capture history: the same for captures and promotions, by (moving piece, to, captured
-    /// kind); a quiet promotion counts as capturing a king, which never happens otherwise.
-    captures: Box<[[[i32; 6]; 64]; 12]>,
     /// Continuation history: how good a quiet move (piece, to) has been as a reply to a move
     /// (piece, to) one or two plies earlier, flattened as `[context * PIECE_TO + move]`. One
     /// table serves both distances, as in Stockfish; i16 halves its cache footprint.
@@ -41,7 +36,6 @@ impl Default for History {
     fn default() -> Self {
         History {
             table: Box::new([[[0; 64]; 64]; 2]),
-            captures: Box::new([[[0; 6]; 64]; 12]),
             continuation: vec![0; PIECE_TO * PIECE_TO].into_boxed_slice(),
         }
     }
@@ -61,19 +55,6 @@ impl History {
             &mut self.table[c.index()][mv.from().index()][mv.to().index()],
             bonus,
         );
-    }
-
-    /// The ordering score of a capture or promotion among the others.
-    #[inline]
-    pub fn capture(&self, board: &Board, mv: Move) -> i32 {
-        let (piece, to, victim) = capture_slot(board, mv);
-        self.captures[piece][to][victim]
-    }
-
-    /// Reward or punish a capture or promotion, like [`History::update`].
-    pub fn update_capture(&mut self, board: &Board, mv: Move, bonus: i32) {
-        let (piece, to, victim) = capture_slot(board, mv);
-        gravity(&mut self.captures[piece][to][victim], bonus);
     }
 
     /// The continuation-history score of the quiet move with key `key` (see [`piece_to`]) after
@@ -101,7 +82,6 @@ impl History {
     /// Forget everything.
     pub fn clear(&mut self) {
         *self.table = [[[0; 64]; 64]; 2];
-        *self.captures = [[[0; 6]; 64]; 12];
         self.continuation.fill(0);
     }
 }
@@ -118,14 +98,6 @@ fn gravity(entry: &mut i32, bonus: i32) {
 fn continuation_slot(context: u16, key: u16) -> Option<usize> {
     let (c, k) = (context as usize, key as usize);
     (c < PIECE_TO && k < PIECE_TO).then_some(c * PIECE_TO + k)
-}
-
-/// The capture-history indices of a capture or promotion on `board`.
-#[inline]
-fn capture_slot(board: &Board, mv: Move) -> (usize, usize, usize) {
-    let piece = board.piece_on(mv.from()).map_or(0, |p| p.index());
-    let victim = captured_kind(board, mv).unwrap_or(PieceType::King);
-    (piece, mv.to().index(), victim.index())
 }
 
 /// The bonus for a cut-off at this depth.
@@ -227,22 +199,6 @@ mod tests {
         assert_eq!(h.get(Color::Black, mv), 0);
         h.update(Color::Black, mv, -bonus(3));
         assert!(h.get(Color::Black, mv) < 0);
-    }
-
-    #[test]
-    fn capture_history_is_per_piece_square_and_victim() {
-        let mut h = History::default();
-        let board = Board::from_fen("4k3/8/8/3p1r2/4P3/8/8/4K3 w - - 0 1").unwrap();
-        let takes_pawn = board.parse_uci_move("e4d5").unwrap();
-        let takes_rook = board.parse_uci_move("e4f5").unwrap();
-        for _ in 0..100 {
-            h.update_capture(&board, takes_pawn, -bonus(10));
-        }
-        assert!(h.capture(&board, takes_pawn) < -HISTORY_MAX / 2);
-        assert!(h.capture(&board, takes_pawn) >= -HISTORY_MAX);
-        assert_eq!(h.capture(&board, takes_rook), 0);
-        h.clear();
-        assert_eq!(h.capture(&board, takes_pawn), 0);
     }
 
     #[test]

@@ -45,11 +45,6 @@ pub fn reduction(depth: i32, move_number: usize) -> i32 {
     formula(d, move_number.min(MAX_MOVES - 1)) as i32
 }
 
-/// Called when a parameter changes (the tuning build computes every reduction afresh, so there
-/// is nothing to rebuild).
-#[cfg(feature = "tune")]
-pub fn reset() {}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,8 +1,9 @@
 //! Search: iterative deepening with aspiration windows around a negamax PVS alpha-beta,
 //! quiescence search, SEE, a staged move picker, a transposition table and time management.
 //!
-//! Every selectivity feature is switchable through [`SearchOptions`] (and UCI options of the
-//! same names) so a match can compare "with" against "without" on one binary.
+//! The selectivity features are plain code, not switches: each was measured when it came in
+//! (docs/search.md), and a change to one is measured as its own binary against the current
+//! one with the harness's `sprt`. Their numbers are SPSA parameters ([`params`]).
 
 mod alphabeta;
 pub mod correction;
@@ -14,6 +15,7 @@ pub mod params;
 mod qsearch;
 pub mod score;
 pub mod see;
+mod shared_nodes;
 mod threads;
 pub mod time;
 pub mod tt;
@@ -28,10 +30,10 @@ use crate::types::Move;
 use correction::CorrectionHistory;
 use history::{CounterMoves, History, Killers};
 use score::{DRAW, MAX_PLY};
+use shared_nodes::SharedNodes;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use threads::SharedNodes;
 use time::TimeManager;
 use tt::TranspositionTable;
 
@@ -69,186 +71,6 @@ pub struct NoReport;
 
 impl Reporter for NoReport {}
 
-/// Switches for each selectivity feature and the time reserve. `Default` = everything on
-/// except `singular`, `capture_history`, `probcut`, `lmr_improving`, `lmr_tt_capture`,
-/// `lmr_cut_node`, `corr_nonpawn`, `history_prune` and `rule50_scale`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SearchOptions {
-    /// Null-move pruning (UCI `NullMove`).
-    pub null_move: bool,
-    /// Late move reductions (UCI `LMR`).
-    pub lmr: bool,
-    /// Reverse futility (static null move) pruning (UCI `RFP`).
-    pub rfp: bool,
-    /// Futility pruning of quiet moves near the leaves (UCI `Futility`).
-    pub futility: bool,
-    /// Extend nodes in check by one ply (UCI `CheckExtension`).
-    pub check_extension: bool,
-    /// Late move pruning: skip the late quiet moves of shallow non-PV nodes (UCI `LMP`).
-    pub lmp: bool,
-    /// Static-exchange pruning of losing moves at shallow depth (UCI `SEEPrune`).
-    pub see_prune: bool,
-    /// Internal iterative reduction: one ply less where the TT has no move (UCI `IIR`).
-    pub iir: bool,
-    /// Singular extensions: extend a TT move that is much better than every alternative, and
-    /// cut at once when several moves beat beta (UCI `Singular`).
-    pub singular: bool,
-    /// Try the quiet move that last refuted the opponent's previous move right after the
-    /// killers (UCI `CounterMove`).
-    pub counter_move: bool,
-    /// Correct the static evaluation by the error the search recently found in positions with
-    /// the same pawn structure (UCI `CorrHist`).
-    pub correction: bool,
-    /// Where the TT holds a bound on this position's score that is tighter than the static
-    /// eval, prune with the bound instead (UCI `TTEval`).
-    pub tt_eval: bool,
-    /// Order quiet moves by their continuation history (how well they answered the same
-    /// previous two moves before) besides the butterfly history, and reduce by both (UCI
-    /// `ContHist`).
-    pub continuation: bool,
-    /// Order captures by their capture history besides MVV-LVA (UCI `CaptHist`).
-    pub capture_history: bool,
-    /// ProbCut: cut a node when a capture's shallow search beats beta by a wide margin (UCI
-    /// `ProbCut`).
-    pub probcut: bool,
-    /// Reduce late quiet moves one ply more where the static eval is not improving (UCI
-    /// `LMRImproving`).
-    pub lmr_improving: bool,
-    /// Reduce late quiet moves one ply more where the TT move is a capture: the position is
-    /// tactical and the quiet alternatives rarely matter (UCI `LMRTTCapture`).
-    pub lmr_tt_capture: bool,
-    /// Reduce late quiet moves one ply more at expected cut nodes (UCI `LMRCutNode`).
-    pub lmr_cut_node: bool,
-    /// Reduce captures that lose material by SEE like late quiet moves (UCI `LMRBadCaptures`).
-    pub lmr_bad_captures: bool,
-    /// Correct the static eval also by what the search learnt about each colour's non-pawn
-    /// pieces (UCI `CorrNonPawn`; needs `CorrHist`).
-    pub corr_nonpawn: bool,
-    /// History pruning: at shallow non-PV nodes, skip quiet moves whose butterfly and
-    /// continuation history are far below zero (UCI `HistPrune`).
-    pub history_prune: bool,
-    /// Scale the static evaluation down as the fifty-move counter rises, by (200 - halfmove
-    /// clock) / 200, so the search prefers the pawn moves and captures that make progress (UCI
-    /// `Rule50Scale`).
-    pub rule50_scale: bool,
-    /// Time kept in reserve for the GUI and communication (UCI `Move Overhead`).
-    pub move_overhead: Duration,
-}
-
-impl Default for SearchOptions {
-    fn default() -> Self {
-        SearchOptions {
-            null_move: true,
-            lmr: true,
-            rfp: true,
-            futility: true,
-            check_extension: true,
-            lmp: true,
-            see_prune: true,
-            iir: true,
-            // Off: no gain measured yet (docs/search.md); kept to be tried at longer controls.
-            singular: false,
-            counter_move: true,
-            correction: true,
-            tt_eval: true,
-            continuation: true,
-            // Off: no gain in fixed-node self-play (docs/search.md).
-            capture_history: false,
-            // Off: it lost in fixed-node self-play (docs/search.md); kept to be tried again.
-            probcut: false,
-            // Off: it won at 10,000 nodes a move but lost against SF 2400 at 4+0.04 and 10+0.1
-            // (docs/match.md).
-            lmr_improving: false,
-            // Off: +5.9 +/- 20.4 after 650 fixed-node games, not shown to gain (docs/search.md).
-            lmr_tt_capture: false,
-            lmr_cut_node: false,
-            // On: the form that spares PV nodes and checks scored +3.5 +/- 3.7 points per 100
-            // paired games against SF 2400 at 10+0.1 (200 games, docs/match.md) for 3 fewer
-            // ECM/BK solves.
-            lmr_bad_captures: true,
-            corr_nonpawn: false,
-            // Off: -1.5 +/- 15.3 after 1170 games at 10,000 nodes (docs/search.md).
-            history_prune: false,
-            // Off: -5.6 +/- 6.0 points per 100 paired games against SF 2400 (71 games).
-            rule50_scale: false,
-            move_overhead: Duration::from_millis(25),
-        }
-    }
-}
-
-impl SearchOptions {
-    /// The names of the boolean feature switches, as UCI options.
-    pub const FEATURES: [&'static str; 22] = [
-        "NullMove",
-        "LMR",
-        "RFP",
-        "Futility",
-        "CheckExtension",
-        "LMP",
-        "SEEPrune",
-        "IIR",
-        "Singular",
-        "CounterMove",
-        "CorrHist",
-        "TTEval",
-        "ContHist",
-        "CaptHist",
-        "ProbCut",
-        "LMRImproving",
-        "LMRTTCapture",
-        "LMRCutNode",
-        "LMRBadCaptures",
-        "CorrNonPawn",
-        "HistPrune",
-        "Rule50Scale",
-    ];
-
-    /// Turn a feature on or off by its UCI name (case-insensitive); false if no such feature.
-    pub fn set_feature(&mut self, name: &str, on: bool) -> bool {
-        match self.slot(name) {
-            Some(slot) => {
-                *slot = on;
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// Whether a feature is on, by its UCI name (case-insensitive); `None` if no such feature.
-    pub fn feature(&self, name: &str) -> Option<bool> {
-        let mut copy = *self;
-        copy.slot(name).map(|b| *b)
-    }
-
-    fn slot(&mut self, name: &str) -> Option<&mut bool> {
-        Some(match name.to_ascii_lowercase().as_str() {
-            "nullmove" => &mut self.null_move,
-            "lmr" => &mut self.lmr,
-            "rfp" => &mut self.rfp,
-            "futility" => &mut self.futility,
-            "checkextension" => &mut self.check_extension,
-            "lmp" => &mut self.lmp,
-            "seeprune" => &mut self.see_prune,
-            "iir" => &mut self.iir,
-            "singular" => &mut self.singular,
-            "countermove" => &mut self.counter_move,
-            "corrhist" => &mut self.correction,
-            "tteval" => &mut self.tt_eval,
-            "conthist" => &mut self.continuation,
-            "capthist" => &mut self.capture_history,
-            "probcut" => &mut self.probcut,
-            "lmrimproving" => &mut self.lmr_improving,
-            "lmrttcapture" => &mut self.lmr_tt_capture,
-            "lmrcutnode" => &mut self.lmr_cut_node,
-            "lmrbadcaptures" => &mut self.lmr_bad_captures,
-            "corrnonpawn" => &mut self.corr_nonpawn,
-            "histprune" => &mut self.history_prune,
-            "rule50scale" => &mut self.rule50_scale,
-            _ => return None,
-        })
-    }
-}
-
 /// The searcher: owns the ordering tables and evaluation weights across searches, and shares
 /// the TT with the other searchers of a [`ThreadPool`] (the TT is its own when it searches
 /// alone).
@@ -261,7 +83,8 @@ pub struct Searcher {
     params: Params,
     /// The pawn-and-king terms under `params`, by pawn structure and king squares.
     pawn_cache: PawnCache,
-    options: SearchOptions,
+    /// Time kept in reserve per move for the GUI and communication (UCI `Move Overhead`).
+    move_overhead: Duration,
     stop: Arc<AtomicBool>,
     /// The node count of all threads, when this searcher is one of several in a search.
     shared: Option<Arc<SharedNodes>>,
@@ -281,8 +104,6 @@ pub struct Searcher {
     keys: [u64; MAX_PLY + 1],
     /// Static eval of each ply on the current path (`-INFINITY` when in check).
     evals: [i32; MAX_PLY + 1],
-    /// The move a singular-extension search at each ply leaves out (`Move::NULL` if none).
-    excluded: [Move; MAX_PLY + 1],
     /// The move played at each ply of the current path (`Move::NULL` for a null move).
     moves: [Move; MAX_PLY + 1],
     /// The continuation key (piece, to) of each of those moves (`NO_CONTEXT` for a null move).
@@ -309,7 +130,7 @@ impl Searcher {
             correction: CorrectionHistory::default(),
             params: Params::default(),
             pawn_cache: PawnCache::default(),
-            options: SearchOptions::default(),
+            move_overhead: time::DEFAULT_MOVE_OVERHEAD,
             stop: Arc::new(AtomicBool::new(false)),
             shared: None,
             nodes: 0,
@@ -323,7 +144,6 @@ impl Searcher {
             pv_len: [0; MAX_PLY + 1],
             keys: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 1],
-            excluded: [Move::NULL; MAX_PLY + 1],
             moves: [Move::NULL; MAX_PLY + 1],
             moved: [history::NO_CONTEXT; MAX_PLY + 1],
             psq: [S::ZERO; MAX_PLY + 1],
@@ -361,14 +181,14 @@ impl Searcher {
         self.tt = Arc::new(TranspositionTable::new(mb));
     }
 
-    /// The feature switches and time reserve.
-    pub fn options(&self) -> SearchOptions {
-        self.options
+    /// The time kept in reserve per move (UCI `Move Overhead`).
+    pub fn move_overhead(&self) -> Duration {
+        self.move_overhead
     }
 
-    /// Change the feature switches and time reserve.
-    pub fn set_options(&mut self, options: SearchOptions) {
-        self.options = options;
+    /// Keep `overhead` in reserve per move from now on.
+    pub fn set_move_overhead(&mut self, overhead: Duration) {
+        self.move_overhead = overhead;
     }
 
     /// TT occupancy in per mille (UCI `hashfull`).
@@ -421,21 +241,10 @@ impl Searcher {
         self.psq[0] = crate::eval::psq(board, &self.params);
     }
 
-    /// A raw static evaluation corrected by the correction history and scaled by the
-    /// fifty-move counter (each when it is on).
+    /// A raw static evaluation corrected by the correction history.
     #[inline]
     fn corrected(&self, board: &Board, raw: i32) -> i32 {
-        let eval = if self.options.correction {
-            self.correction
-                .correct(board, raw, self.options.corr_nonpawn)
-        } else {
-            raw
-        };
-        if self.options.rule50_scale {
-            rule50_scaled(eval, board.halfmove_clock())
-        } else {
-            eval
-        }
+        self.correction.correct(board, raw)
     }
 
     /// Reset the per-search state for a search of `board` within `limits`: the first result
@@ -490,25 +299,5 @@ impl Searcher {
         self.set_root(board);
         self.qsearch(board, 0, -score::INFINITY, score::INFINITY);
         self.pv[0][..self.pv_len[0]].to_vec()
-    }
-}
-
-/// `eval` shrunk towards a draw as the fifty-move counter `halfmove_clock` runs: untouched
-/// after a capture or pawn move, half as large when the rule is about to draw the game.
-fn rule50_scaled(eval: i32, halfmove_clock: u32) -> i32 {
-    eval * (200 - halfmove_clock.min(100) as i32) / 200
-}
-
-#[cfg(test)]
-mod tests {
-    use super::rule50_scaled;
-
-    #[test]
-    fn the_fifty_move_counter_shrinks_the_eval_towards_a_draw() {
-        assert_eq!(rule50_scaled(300, 0), 300);
-        assert_eq!(rule50_scaled(300, 50), 225);
-        assert_eq!(rule50_scaled(-300, 100), -150);
-        // Past 100 plies (a position set up that way) it shrinks no further.
-        assert_eq!(rule50_scaled(300, 140), 150);
     }
 }

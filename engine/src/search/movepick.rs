@@ -1,5 +1,4 @@
-//! Staged move picker: TT move, good captures and promotions (MVV-LVA and optionally capture
-//! history, SEE >= 0), killers, the counter move, quiets by history, then losing captures and
+//! Staged move picker: TT move, good captures and promotions (MVV-LVA, SEE >= 0), killers, the counter move, quiets by history, then losing captures and
 //! under-promotions. Moves come from the legal generators, so every move returned is legal;
 //! stages generate lazily so a TT-move cut-off costs no generation at all.
 
@@ -33,8 +32,6 @@ pub struct MovePicker {
     idx: usize,
     bad: MoveList,
     bad_idx: usize,
-    /// Whether captures are ordered by their capture history too (UCI `CaptHist`).
-    capture_history: bool,
     /// The continuation keys of the previous two moves, for the quiets' continuation history.
     contexts: [u16; 2],
 }
@@ -88,7 +85,6 @@ impl MovePicker {
             idx: 0,
             bad: MoveList::new(),
             bad_idx: 0,
-            capture_history: false,
             contexts: [NO_CONTEXT; 2],
         }
     }
@@ -97,13 +93,6 @@ impl MovePicker {
     /// [`History::continuation`]); without it, by the butterfly history alone.
     pub fn with_continuation(mut self, contexts: [u16; 2]) -> MovePicker {
         self.contexts = contexts;
-        self
-    }
-
-    /// Order captures by capture history besides MVV-LVA (off by default: the lookups are
-    /// wasted work when nothing updates the table).
-    pub fn with_capture_history(mut self, on: bool) -> MovePicker {
-        self.capture_history = on;
         self
     }
 
@@ -153,11 +142,7 @@ impl MovePicker {
                     board.legal_captures_into(&mut self.list);
                     for i in 0..self.list.len() {
                         let mv = self.list[i];
-                        let mut score = mvv_lva(board, mv);
-                        if self.capture_history {
-                            score += history.capture(board, mv) / 4;
-                        }
-                        self.scores[i] = clamp_score(score);
+                        self.scores[i] = clamp_score(mvv_lva(board, mv));
                     }
                     self.idx = 0;
                     self.stage = Stage::GoodCaptures;

@@ -83,7 +83,6 @@ macro_rules! search_params {
             $(
                 if name.eq_ignore_ascii_case($name) {
                     slots::$func.store(value.clamp($min, $max), Relaxed);
-                    crate::search::lmr::reset();
                     return true;
                 }
             )*

@@ -6,37 +6,13 @@
 //! With one thread the pool is the main searcher alone: no helper thread exists and the search
 //! is exactly the single-threaded one (same nodes, same `bench`).
 
-use super::{Limits, Reporter, SearchOptions, SearchResult, Searcher};
+use super::shared_nodes::SharedNodes;
+use super::{Limits, Reporter, SearchResult, Searcher};
 use crate::board::Board;
 use crate::eval::Params;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-
-/// Most nodes a thread searches between two additions to the shared count: small, so that
-/// `go nodes` overshoots by little (one atomic addition per 64 nodes costs nothing measurable).
-const SYNC_NODES: u64 = 64;
-
-/// The node count of all threads in one search, and the `go nodes` limit on it.
-pub(super) struct SharedNodes {
-    total: AtomicU64,
-    limit: u64,
-    threads: u64,
-}
-
-impl SharedNodes {
-    fn new(limit: Option<u64>, threads: usize) -> SharedNodes {
-        SharedNodes {
-            total: AtomicU64::new(0),
-            limit: limit.unwrap_or(u64::MAX).max(1),
-            threads: threads as u64,
-        }
-    }
-
-    /// The local count at which a thread first adds its nodes to the total.
-    pub(super) fn first_checkpoint(&self) -> u64 {
-        (self.limit / self.threads).clamp(1, SYNC_NODES)
-    }
-}
+use std::time::Duration;
 
 /// Which depths helper `index` (0 for the first helper) skips: the first two helpers take
 /// every other depth (odd and even), the next four every other pair of depths at four phases,
@@ -59,15 +35,15 @@ impl Searcher {
         let Some(shared) = &self.shared else {
             return true;
         };
-        let new = self.nodes - self.synced;
-        let total = shared.total.fetch_add(new, Ordering::Relaxed) + new;
+        let step = shared.add(self.nodes - self.synced);
         self.synced = self.nodes;
-        if total >= shared.limit {
-            return true;
+        match step {
+            None => true,
+            Some(step) => {
+                self.node_limit = self.nodes + step;
+                false
+            }
         }
-        let step = ((shared.limit - total) / shared.threads).clamp(1, SYNC_NODES);
-        self.node_limit = self.nodes + step;
-        false
     }
 
     /// Nodes searched by every thread of this search so far (this thread's exactly, the
@@ -75,16 +51,14 @@ impl Searcher {
     pub(super) fn total_nodes(&self) -> u64 {
         match &self.shared {
             None => self.nodes,
-            Some(shared) => shared.total.load(Ordering::Relaxed) + self.nodes - self.synced,
+            Some(shared) => shared.total() + self.nodes - self.synced,
         }
     }
 
     /// Add this thread's last nodes to the shared total (at the end of its search).
     pub(super) fn flush_nodes(&mut self) {
         if let Some(shared) = &self.shared {
-            shared
-                .total
-                .fetch_add(self.nodes - self.synced, Ordering::Relaxed);
+            shared.add(self.nodes - self.synced);
             self.synced = self.nodes;
         }
     }
@@ -139,14 +113,13 @@ impl ThreadPool {
     }
 
     /// Search with `n` threads (at least one) from now on. New helpers start with empty
-    /// histories and the main searcher's options and weights.
+    /// histories and the main searcher's weights.
     pub fn set_threads(&mut self, n: usize) {
         let helpers = n.max(1) - 1;
         self.helpers.truncate(helpers);
         while self.helpers.len() < helpers {
             let mut h = Searcher::with_tt(Arc::clone(&self.main.tt));
             h.set_params(self.main.params.clone());
-            h.options = self.main.options;
             h.stop = Arc::clone(&self.helper_stop);
             self.helpers.push(h);
         }
@@ -176,17 +149,14 @@ impl ThreadPool {
         self.main.params()
     }
 
-    /// The feature switches and time reserve.
-    pub fn options(&self) -> SearchOptions {
-        self.main.options()
+    /// The time kept in reserve per move (UCI `Move Overhead`).
+    pub fn move_overhead(&self) -> Duration {
+        self.main.move_overhead()
     }
 
-    /// Change the feature switches and time reserve of every thread.
-    pub fn set_options(&mut self, options: SearchOptions) {
-        self.main.set_options(options);
-        for h in &mut self.helpers {
-            h.set_options(options);
-        }
+    /// Keep `overhead` in reserve per move from now on (only the main thread reads the clock).
+    pub fn set_move_overhead(&mut self, overhead: Duration) {
+        self.main.set_move_overhead(overhead);
     }
 
     /// Forget everything learnt (TT and every thread's histories): a new game.
@@ -252,7 +222,7 @@ impl ThreadPool {
         for s in std::iter::once(&mut self.main).chain(&mut self.helpers) {
             s.shared = None;
         }
-        result.nodes = shared.total.load(Ordering::Relaxed);
+        result.nodes = shared.total();
         result
     }
 }

@@ -5,6 +5,9 @@ use super::{params, Limits};
 use crate::types::Color;
 use std::time::{Duration, Instant};
 
+/// The default `Move Overhead`: time kept in reserve per move for the GUI and the pipes.
+pub const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(25);
+
 /// The time budget of one search.
 #[derive(Clone, Copy, Debug)]
 pub struct TimeManager {

@@ -2,6 +2,7 @@
 //! protocol loop turns each line into a [`Command`] and then acts on it.
 
 use crate::search::Limits;
+use std::fmt;
 use std::time::Duration;
 
 /// A parsed `go` command.
@@ -59,8 +60,44 @@ pub enum Command {
     Empty,
 }
 
-/// Parse one line. `Err` explains what is wrong, for an `info string`.
-pub fn parse(line: &str) -> Result<Command, String> {
+/// Why a line is not a command (the protocol loop sends it back as an `info string`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CommandError {
+    /// The first word is no command this engine knows.
+    Unknown(String),
+    /// `position startpos` followed by these words instead of `moves ...`.
+    AfterStartpos(String),
+    /// `position fen` without the FEN.
+    MissingFen,
+    /// `position` without `startpos` or `fen`.
+    MissingSetup,
+    /// `setoption` not followed by `name <name>`.
+    SetOptionSyntax,
+    /// `setoption name` with nothing before `value`.
+    MissingOptionName,
+}
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CommandError::Unknown(word) => write!(f, "unknown command '{word}'"),
+            CommandError::AfterStartpos(words) => {
+                write!(f, "unexpected '{words}' after 'position startpos'")
+            }
+            CommandError::MissingFen => write!(f, "'position fen' without a FEN"),
+            CommandError::MissingSetup => write!(f, "'position' needs 'startpos' or 'fen <FEN>'"),
+            CommandError::SetOptionSyntax => {
+                write!(f, "expected 'setoption name <name> [value <value>]'")
+            }
+            CommandError::MissingOptionName => write!(f, "setoption without an option name"),
+        }
+    }
+}
+
+impl std::error::Error for CommandError {}
+
+/// Parse one line. `Err` says what is wrong, for an `info string`.
+pub fn parse(line: &str) -> Result<Command, CommandError> {
     let tokens: Vec<&str> = line.split_whitespace().collect();
     let Some((&head, rest)) = tokens.split_first() else {
         return Ok(Command::Empty);
@@ -78,11 +115,11 @@ pub fn parse(line: &str) -> Result<Command, String> {
         "debug" => Ok(Command::Debug),
         "d" => Ok(Command::Display),
         "eval" => Ok(Command::Eval),
-        other => Err(format!("unknown command '{other}'")),
+        other => Err(CommandError::Unknown(other.to_string())),
     }
 }
 
-fn parse_position(rest: &[&str]) -> Result<Command, String> {
+fn parse_position(rest: &[&str]) -> Result<Command, CommandError> {
     let moves_at = rest.iter().position(|&t| t == "moves");
     let (setup, moves) = match moves_at {
         Some(i) => (&rest[..i], &rest[i + 1..]),
@@ -91,22 +128,19 @@ fn parse_position(rest: &[&str]) -> Result<Command, String> {
     let moves = moves.iter().map(|s| s.to_string()).collect();
     match setup.split_first() {
         Some((&"startpos", [])) => Ok(Command::Position { fen: None, moves }),
-        Some((&"startpos", extra)) => Err(format!(
-            "unexpected '{}' after 'position startpos'",
-            extra.join(" ")
-        )),
+        Some((&"startpos", extra)) => Err(CommandError::AfterStartpos(extra.join(" "))),
         Some((&"fen", fields)) if !fields.is_empty() => Ok(Command::Position {
             fen: Some(fields.join(" ")),
             moves,
         }),
-        Some((&"fen", _)) => Err("'position fen' without a FEN".to_string()),
-        _ => Err("'position' needs 'startpos' or 'fen <FEN>'".to_string()),
+        Some((&"fen", _)) => Err(CommandError::MissingFen),
+        _ => Err(CommandError::MissingSetup),
     }
 }
 
-fn parse_setoption(rest: &[&str]) -> Result<Command, String> {
+fn parse_setoption(rest: &[&str]) -> Result<Command, CommandError> {
     if rest.first() != Some(&"name") || rest.len() < 2 {
-        return Err("expected 'setoption name <name> [value <value>]'".to_string());
+        return Err(CommandError::SetOptionSyntax);
     }
     let rest = &rest[1..];
     let value_at = rest.iter().position(|&t| t == "value");
@@ -115,7 +149,7 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, String> {
         None => (rest.join(" "), None),
     };
     if name.is_empty() {
-        return Err("setoption without an option name".to_string());
+        return Err(CommandError::MissingOptionName);
     }
     Ok(Command::SetOption { name, value })
 }
@@ -280,9 +314,17 @@ mod tests {
                 moves: vec![]
             })
         );
-        assert!(parse("position").is_err());
-        assert!(parse("position fen").is_err());
-        assert!(parse("position sideways").is_err());
+        assert_eq!(parse("position"), Err(CommandError::MissingSetup));
+        assert_eq!(parse("position fen"), Err(CommandError::MissingFen));
+        assert_eq!(parse("position sideways"), Err(CommandError::MissingSetup));
+        assert_eq!(
+            parse("position startpos e2e4"),
+            Err(CommandError::AfterStartpos("e2e4".into()))
+        );
+        assert_eq!(
+            parse("position startpos e2e4").unwrap_err().to_string(),
+            "unexpected 'e2e4' after 'position startpos'"
+        );
     }
 
     #[test]
@@ -301,12 +343,26 @@ mod tests {
                 value: None
             })
         );
-        assert!(parse("setoption value 3").is_err());
+        assert_eq!(
+            parse("setoption value 3"),
+            Err(CommandError::SetOptionSyntax)
+        );
+        assert_eq!(
+            parse("setoption name value 3"),
+            Err(CommandError::MissingOptionName)
+        );
     }
 
     #[test]
     fn unknown_and_empty() {
-        assert!(parse("xyzzy 1 2 3").is_err());
+        assert_eq!(
+            parse("xyzzy 1 2 3"),
+            Err(CommandError::Unknown("xyzzy".into()))
+        );
+        assert_eq!(
+            parse("xyzzy").unwrap_err().to_string(),
+            "unknown command 'xyzzy'"
+        );
         assert_eq!(parse("   "), Ok(Command::Empty));
     }
 }

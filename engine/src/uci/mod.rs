@@ -162,7 +162,7 @@ impl Uci {
         let cmd = match command::parse(line) {
             Ok(c) => c,
             Err(e) => {
-                info_string(&e);
+                info_string(&e.to_string());
                 return true;
             }
         };
@@ -192,7 +192,7 @@ impl Uci {
                 self.stop_and_wait();
                 let mut searcher = self.searcher.lock().unwrap_or_else(|p| p.into_inner());
                 if let Err(e) = self.options.apply(&name, value.as_deref(), &mut searcher) {
-                    info_string(&e);
+                    info_string(&e.to_string());
                 }
             }
             Command::Debug | Command::Empty => {}

@@ -1,6 +1,9 @@
 //! The engine's UCI options: declarations for `uci` and `setoption` handling.
 
-use crate::search::{params, SearchOptions, ThreadPool};
+use crate::eval::{Params, ParamsError};
+use crate::search::time::DEFAULT_MOVE_OVERHEAD;
+use crate::search::{params, ThreadPool};
+use std::fmt;
 use std::path::Path;
 use std::time::Duration;
 
@@ -34,22 +37,17 @@ impl Default for Options {
 
 /// The `option ...` lines sent in reply to `uci`.
 pub fn declarations() -> Vec<String> {
-    let d = SearchOptions::default();
     let mut v = vec![
         format!("option name Hash type spin default 16 min 1 max {MAX_HASH_MB}"),
         format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
         format!(
             "option name Move Overhead type spin default {} min 0 max {MAX_OVERHEAD_MS}",
-            d.move_overhead.as_millis()
+            DEFAULT_MOVE_OVERHEAD.as_millis()
         ),
         "option name EvalFile type string default <empty>".to_string(),
         "option name Clear Hash type button".to_string(),
         "option name UCI_Chess960 type check default false".to_string(),
     ];
-    for f in SearchOptions::FEATURES {
-        let on = d.feature(f).unwrap_or(true);
-        v.push(format!("option name {f} type check default {on}"));
-    }
     if cfg!(feature = "tune") {
         v.extend(params::PARAMS.iter().map(|p| p.uci_option()));
     }
@@ -57,30 +55,29 @@ pub fn declarations() -> Vec<String> {
 }
 
 impl Options {
-    /// Apply `setoption name <name> value <value>`; `Err` explains a bad name or value.
+    /// Apply `setoption name <name> value <value>`; `Err` says what is wrong with the name or
+    /// value (the option is then unchanged).
     pub fn apply(
         &mut self,
         name: &str,
         value: Option<&str>,
         searcher: &mut ThreadPool,
-    ) -> Result<(), String> {
+    ) -> Result<(), OptionError> {
         let lname = name.to_ascii_lowercase();
-        let need = || value.ok_or_else(|| format!("option '{name}' needs a value"));
+        let need = || value.ok_or_else(|| OptionError::MissingValue(name.to_string()));
         match lname.as_str() {
             "hash" => {
-                let mb = spin(need()?, name, 1, MAX_HASH_MB as u64)? as usize;
+                let mb = spin(need()?, name, 1, MAX_HASH_MB as i64)? as usize;
                 self.hash_mb = mb;
                 searcher.resize_tt(mb);
             }
             "threads" => {
-                let n = spin(need()?, name, 1, MAX_THREADS as u64)?;
+                let n = spin(need()?, name, 1, MAX_THREADS as i64)?;
                 searcher.set_threads(n as usize);
             }
             "move overhead" => {
-                let ms = spin(need()?, name, 0, MAX_OVERHEAD_MS)?;
-                let mut o = searcher.options();
-                o.move_overhead = Duration::from_millis(ms);
-                searcher.set_options(o);
+                let ms = spin(need()?, name, 0, MAX_OVERHEAD_MS as i64)?;
+                searcher.set_move_overhead(Duration::from_millis(ms as u64));
             }
             "clear hash" => searcher.clear(),
             "uci_chess960" => self.chess960 = check(need()?, name)?,
@@ -88,12 +85,10 @@ impl Options {
                 let path = need()?.trim();
                 if path.is_empty() || path == "<empty>" {
                     self.eval_file.clear();
-                    searcher.set_params(crate::eval::Params::default());
+                    searcher.set_params(Params::default());
                     return Ok(());
                 }
-                let params = crate::eval::Params::load(Path::new(path)).map_err(|e| {
-                    format!("EvalFile '{path}' not loaded ({e}); keeping the current weights")
-                })?;
+                let params = Params::load(Path::new(path)).map_err(OptionError::EvalFile)?;
                 searcher.set_params(params);
                 self.eval_file = path.to_string();
             }
@@ -103,52 +98,95 @@ impl Options {
                     .iter()
                     .find(|p| p.name.eq_ignore_ascii_case(name))
                     .expect("get found it");
-                let v = need()?.trim();
-                let n: i32 = v
-                    .parse()
-                    .ok()
-                    .filter(|n| (p.min..=p.max).contains(n))
-                    .ok_or_else(|| {
-                        format!(
-                            "option '{name}': '{v}' is not a number in {}..={}; unchanged",
-                            p.min, p.max
-                        )
-                    })?;
-                params::set(name, n);
+                let n = spin(need()?, name, p.min as i64, p.max as i64)?;
+                params::set(name, n as i32);
             }
-            _ => {
-                let Some(feature) = SearchOptions::FEATURES
-                    .iter()
-                    .find(|f| f.eq_ignore_ascii_case(name))
-                else {
-                    return Err(format!("unknown option '{name}'"));
-                };
-                let on = check(need()?, name)?;
-                let mut o = searcher.options();
-                o.set_feature(feature, on);
-                searcher.set_options(o);
-            }
+            _ => return Err(OptionError::Unknown(name.to_string())),
         }
         Ok(())
     }
 }
 
-fn spin(v: &str, name: &str, min: u64, max: u64) -> Result<u64, String> {
-    match v.trim().parse::<u64>() {
-        Ok(n) if (min..=max).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "option '{name}': '{v}' is not a number in {min}..={max}; unchanged"
-        )),
+/// Why a `setoption` was not applied.
+#[derive(Debug)]
+pub enum OptionError {
+    /// No option of this name.
+    Unknown(String),
+    /// The option needs a value and `setoption` gave none.
+    MissingValue(String),
+    /// A spin option's value is no whole number in its range.
+    NotANumber {
+        /// The option.
+        name: String,
+        /// The value given.
+        value: String,
+        /// The smallest value allowed.
+        min: i64,
+        /// The largest value allowed.
+        max: i64,
+    },
+    /// A check option's value is neither `true` nor `false`.
+    NotABool {
+        /// The option.
+        name: String,
+        /// The value given.
+        value: String,
+    },
+    /// The `EvalFile` could not be loaded; the current weights stay.
+    EvalFile(ParamsError),
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionError::Unknown(name) => write!(f, "unknown option '{name}'"),
+            OptionError::MissingValue(name) => write!(f, "option '{name}' needs a value"),
+            OptionError::NotANumber {
+                name,
+                value,
+                min,
+                max,
+            } => write!(
+                f,
+                "option '{name}': '{value}' is not a number in {min}..={max}; unchanged"
+            ),
+            OptionError::NotABool { name, value } => {
+                write!(
+                    f,
+                    "option '{name}': '{value}' is not true or false; unchanged"
+                )
+            }
+            OptionError::EvalFile(e) => {
+                write!(f, "EvalFile not loaded ({e}); keeping the current weights")
+            }
+        }
     }
 }
 
-fn check(v: &str, name: &str) -> Result<bool, String> {
+impl std::error::Error for OptionError {}
+
+/// The value of a spin option, if it is a whole number in `min..=max`.
+fn spin(v: &str, name: &str, min: i64, max: i64) -> Result<i64, OptionError> {
+    match v.trim().parse::<i64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(OptionError::NotANumber {
+            name: name.to_string(),
+            value: v.to_string(),
+            min,
+            max,
+        }),
+    }
+}
+
+/// The value of a check option, if it is `true` or `false` (any case).
+fn check(v: &str, name: &str) -> Result<bool, OptionError> {
     match v.trim().to_ascii_lowercase().as_str() {
         "true" => Ok(true),
         "false" => Ok(false),
-        _ => Err(format!(
-            "option '{name}': '{v}' is not true or false; unchanged"
-        )),
+        _ => Err(OptionError::NotABool {
+            name: name.to_string(),
+            value: v.to_string(),
+        }),
     }
 }
 
@@ -162,15 +200,29 @@ mod tests {
         let mut s = ThreadPool::new(1);
         assert!(o.apply("Hash", Some("2"), &mut s).is_ok());
         assert_eq!(o.hash_mb, 2);
-        assert!(o.apply("Hash", Some("lots"), &mut s).is_err());
-        assert!(o.apply("Hash", Some("0"), &mut s).is_err());
+        assert!(matches!(
+            o.apply("Hash", Some("lots"), &mut s),
+            Err(OptionError::NotANumber { min: 1, .. })
+        ));
+        let zero = o.apply("Hash", Some("0"), &mut s).unwrap_err();
+        assert_eq!(
+            zero.to_string(),
+            "option 'Hash': '0' is not a number in 1..=65536; unchanged"
+        );
+        assert!(matches!(
+            o.apply("Hash", None, &mut s),
+            Err(OptionError::MissingValue(_))
+        ));
         assert_eq!(o.hash_mb, 2);
-        assert!(o.apply("nullmove", Some("false"), &mut s).is_ok());
-        assert!(!s.options().null_move);
-        assert!(o.apply("LMR", Some("maybe"), &mut s).is_err());
-        assert!(s.options().lmr);
         assert!(o.apply("Move Overhead", Some("50"), &mut s).is_ok());
-        assert_eq!(s.options().move_overhead, Duration::from_millis(50));
+        assert_eq!(s.move_overhead(), Duration::from_millis(50));
+        assert!(o.apply("Move Overhead", Some("-1"), &mut s).is_err());
+        assert_eq!(s.move_overhead(), Duration::from_millis(50));
+        // The search features are plain code, not options.
+        assert!(matches!(
+            o.apply("NullMove", Some("false"), &mut s),
+            Err(OptionError::Unknown(_))
+        ));
         assert!(o.apply("Threads", Some("4"), &mut s).is_ok());
         assert_eq!(s.threads(), 4);
         assert!(o.apply("Threads", Some("257"), &mut s).is_err());
@@ -182,11 +234,19 @@ mod tests {
         assert!(!o.chess960);
         assert!(o.apply("UCI_Chess960", Some("true"), &mut s).is_ok());
         assert!(o.chess960);
-        assert!(o.apply("UCI_Chess960", Some("yes"), &mut s).is_err());
+        assert!(matches!(
+            o.apply("UCI_Chess960", Some("yes"), &mut s),
+            Err(OptionError::NotABool { .. })
+        ));
         assert!(o.chess960);
-        assert!(o
+        let missing = o
             .apply("EvalFile", Some("/nonexistent/weights.json"), &mut s)
-            .is_err());
+            .unwrap_err();
+        assert!(matches!(missing, OptionError::EvalFile(_)));
+        assert!(
+            missing.to_string().contains("/nonexistent/weights.json"),
+            "{missing}"
+        );
         assert!(o.eval_file.is_empty());
     }
 }
