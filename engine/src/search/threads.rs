@@ -1,17 +1,19 @@
 //! Lazy SMP: a pool of searchers that search the same root at once and share only the
 //! transposition table (and the node count). Helpers start their iterations at staggered
 //! depths, so the table fills with work the main thread can use; the main thread keeps the
-//! clock, decides when everyone stops and which thread's move is played.
+//! clock, decides when everyone stops and which thread's move is played (its own, or a
+//! helper's that completed a deeper iteration with a better score).
 //!
 //! With one thread the pool is the main searcher alone: no helper thread exists and the search
 //! is exactly the single-threaded one (same nodes, same `bench`).
 
 use super::shared_nodes::SharedNodes;
-use super::{Limits, Reporter, SearchResult, Searcher};
+use super::{Limits, Reporter, Score, SearchResult, Searcher};
 use crate::board::Board;
 use crate::eval::Params;
+use crate::types::Move;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Which depths helper `index` (0 for the first helper) skips: the first two helpers take
@@ -64,8 +66,9 @@ impl Searcher {
     }
 
     /// A helper's iterative deepening, without reports or clock, until the pool stops it or
-    /// the depth limit is reached: it fills the shared TT; its own results are not used.
-    fn help(&mut self, board: &mut Board, limits: &Limits, index: usize) {
+    /// the depth limit is reached: it fills the shared TT, and publishes each iteration it
+    /// completes in `completed` for the main thread's choice of move.
+    fn help(&mut self, board: &mut Board, limits: &Limits, index: usize, completed: &Slot) {
         let (result, max_depth) = self.begin(board, limits);
         // A helper's result is optional: it may stop at any node, even in its first iteration.
         self.can_stop = true;
@@ -81,10 +84,47 @@ impl Searcher {
                     break;
                 }
                 prev = score;
+                let pv = self.pv[0][..self.pv_len[0]].to_vec();
+                *lock(completed) = Some(Completed { depth, score, pv });
             }
         }
         self.flush_nodes();
     }
+}
+
+/// A thread's last completed iteration: its depth, internal score and principal variation.
+#[derive(Clone, Debug)]
+struct Completed {
+    depth: i32,
+    score: i32,
+    pv: Vec<Move>,
+}
+
+/// Where a helper publishes its last completed iteration (written once per iteration).
+type Slot = Mutex<Option<Completed>>;
+
+/// The slot's value even if a helper panicked while holding it (its panic is raised anyway
+/// when the pool joins it).
+fn lock(slot: &Slot) -> std::sync::MutexGuard<'_, Option<Completed>> {
+    slot.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The move the pool plays: the main thread's, unless a helper completed a deeper iteration
+/// with a better score (Stockfish 8's rule): a deeper search that also scores higher has seen
+/// what the main thread's shallower one missed. `main_score` is the main result's internal
+/// score.
+fn choose(mut result: SearchResult, main_score: i32, helpers: &[Completed]) -> SearchResult {
+    let best = helpers
+        .iter()
+        .filter(|c| c.depth > result.depth && c.score > main_score && !c.pv.is_empty())
+        .max_by_key(|c| (c.depth, c.score));
+    if let Some(c) = best {
+        result.best_move = c.pv[0];
+        result.pv = c.pv.clone();
+        result.depth = c.depth;
+        result.score = Score::from_internal(c.score);
+    }
+    result
 }
 
 /// The searchers of `Threads`: the main one and `Threads - 1` helpers, sharing one TT. `uci`
@@ -176,11 +216,11 @@ impl ThreadPool {
     }
 
     /// Search `board` within `limits` on every thread, reporting the main thread's completed
-    /// iterations. Once the main thread has stopped (limits, clock or stop flag) its result is
-    /// the search's: `reporter.finished` gets it at once, and the search returns it (with the
-    /// `nodes` of every thread) after the helpers have stopped too. Announcing the move before
-    /// joining the helpers keeps their exit (a scheduler's delay on a busy machine) off the
-    /// clock; a helper's deeper result is not used, since waiting for it would cost that delay.
+    /// iterations. Once the main thread has stopped (limits, clock or stop flag) it chooses the
+    /// move (its own, or a helper's deeper and better completed iteration, see [`choose`]):
+    /// `reporter.finished` gets it at once, and the search returns it (with the `nodes` of
+    /// every thread) after the helpers have stopped too. Announcing the move before joining the
+    /// helpers keeps their exit (a scheduler's delay on a busy machine) off the clock.
     pub fn search(
         &mut self,
         board: &mut Board,
@@ -201,18 +241,24 @@ impl ThreadPool {
         self.main.tt.new_search();
         let main = &mut self.main;
         let helper_stop = &self.helper_stop;
+        let slots: Vec<Slot> = self.helpers.iter().map(|_| Mutex::new(None)).collect();
         let mut result = std::thread::scope(|scope| {
             let handles: Vec<_> = self
                 .helpers
                 .iter_mut()
+                .zip(&slots)
                 .enumerate()
-                .map(|(i, h)| {
+                .map(|(i, (h, slot))| {
                     let mut b = board.clone();
-                    scope.spawn(move || h.help(&mut b, limits, i))
+                    scope.spawn(move || h.help(&mut b, limits, i, slot))
                 })
                 .collect();
-            let (result, _) = main.deepen(board, limits, reporter);
+            let (result, main_score) = main.deepen(board, limits, reporter);
             helper_stop.store(true, Ordering::SeqCst);
+            // What the helpers have completed by now; iterations they finish later are not
+            // waited for.
+            let completed: Vec<Completed> = slots.iter().filter_map(|s| lock(s).clone()).collect();
+            let result = choose(result, main_score, &completed);
             reporter.finished(&result);
             for h in handles {
                 h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
@@ -230,5 +276,53 @@ impl ThreadPool {
 impl Default for ThreadPool {
     fn default() -> Self {
         ThreadPool::new(16)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn main_result(depth: i32, mv: Move) -> SearchResult {
+        SearchResult {
+            best_move: mv,
+            score: Score::from_internal(30),
+            depth,
+            seldepth: depth,
+            nodes: 0,
+            pv: vec![mv],
+            hashfull: 0,
+        }
+    }
+
+    fn helper(depth: i32, score: i32, mv: Move) -> Completed {
+        Completed {
+            depth,
+            score,
+            pv: vec![mv],
+        }
+    }
+
+    #[test]
+    fn a_helper_is_followed_only_when_deeper_and_better() {
+        let board = Board::startpos();
+        let [a, b, c, d] =
+            ["e2e4", "d2d4", "g1f3", "c2c4"].map(|m| board.parse_uci_move(m).unwrap());
+        let main = || main_result(10, a);
+        // Deeper but worse, better but not deeper: the main thread's move.
+        assert_eq!(choose(main(), 30, &[helper(11, 20, b)]).best_move, a);
+        assert_eq!(choose(main(), 30, &[helper(10, 90, b)]).best_move, a);
+        assert_eq!(choose(main(), 30, &[helper(11, 30, b)]).best_move, a);
+        // Deeper and better: the helper's move, depth, score and PV.
+        let r = choose(main(), 30, &[helper(11, 20, b), helper(11, 45, c)]);
+        assert_eq!(
+            (r.best_move, r.depth, r.score, r.pv),
+            (c, 11, Score::from_internal(45), vec![c])
+        );
+        // Of several, the deepest.
+        let r = choose(main(), 30, &[helper(12, 31, d), helper(11, 90, c)]);
+        assert_eq!(r.best_move, d);
+        // No helper result at all.
+        assert_eq!(choose(main(), 30, &[]).best_move, a);
     }
 }
