@@ -2,10 +2,10 @@
 //! per rayon worker. Appends to its output and continues where a previous run stopped.
 
 use crate::tune::labels::LabelWriter;
-use crate::tune::rng::Rng;
 use crate::tune::selfplay::{self, GameOptions};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
+use sable::rng::Rng;
 use sable::search::{Limits, Searcher};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -143,7 +143,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             let hash = args.hash;
             s.spawn(move |_| {
                 let mut searcher = Searcher::new(hash);
-                let mut rng = Rng::new(seed);
+                let mut rng = Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
                 while !stop.load(Ordering::Relaxed) {
                     let recs = selfplay::play_game(&mut searcher, opt, book, &mut rng, stop);
                     if tx.send(recs).is_err() {

@@ -5,7 +5,7 @@
 //! weights file the engine loads (`setoption name EvalFile value FILE`).
 
 use crate::tune::optimise::{self, Checkpoint, Config, EpochStat, Progress};
-use crate::tune::{coefs, dataset, kfit, model, output, rng::Rng, store::Store};
+use crate::tune::{coefs, dataset, kfit, model, output, store::Store};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use sable::eval::Params;
@@ -173,7 +173,7 @@ fn load(args: &Args) -> anyhow::Result<(Store, Store)> {
     let (mut train, valid) = (train.finish(), valid.finish());
     if args.batch > 0 {
         // mini-batches must not follow the file's order (a batch would be a few games)
-        train = train.shuffled(&mut Rng::new(args.seed), window);
+        train = train.shuffled(args.seed, window);
     }
     eprintln!(
         "traced {} positions in {:.1}s, {} terms, {:.0} bytes/position",

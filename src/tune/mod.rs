@@ -9,6 +9,5 @@ pub mod model;
 pub mod optimise;
 pub mod output;
 pub mod pgn;
-pub mod rng;
 pub mod selfplay;
 pub mod store;

@@ -8,7 +8,6 @@
 //! cannot apply and is skipped.
 
 use super::dataset::Record;
-use super::rng::Rng;
 use pgn_reader::{Outcome, RawComment, RawTag, Reader, SanPlus, Visitor};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, KnownOutcome, Position};
@@ -206,7 +205,6 @@ pub fn extract<R: Read>(
     opt: &Options,
 ) -> std::io::Result<(Vec<Record>, Summary, Vec<String>)> {
     let mut reader = Reader::new(input);
-    let mut rng = Rng::new(opt.seed);
     let mut out = Vec::new();
     let mut sum = Summary::default();
     let mut problems = Vec::new();
@@ -224,7 +222,9 @@ pub fn extract<R: Read>(
             .filter(|c| c.quiet && c.ply >= opt.skip_plies)
             .collect();
         if opt.per_game > 0 && keep.len() > opt.per_game {
-            rng.shuffle(&mut keep);
+            // the harness's seeded shuffle, seeded per game by its number in the file
+            let game_seed = opt.seed ^ (sum.games as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            crate::tournament::book::shuffle(&mut keep, game_seed);
             keep.truncate(opt.per_game);
             keep.sort_by_key(|c| c.ply);
         }

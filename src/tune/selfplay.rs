@@ -4,8 +4,8 @@
 //! quiet positions come back labelled with its result.
 
 use super::dataset::Record;
-use super::rng::Rng;
 use sable::board::Board;
+use sable::rng::Rng;
 use sable::search::{Limits, NoReport, Score, Searcher};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
