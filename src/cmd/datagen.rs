@@ -1,8 +1,8 @@
 //! `harness datagen`: labelled positions from self-play of the in-process engine, one searcher
 //! per rayon worker. Appends to its output and continues where a previous run stopped.
 
-use crate::tune::labels::LabelWriter;
-use crate::tune::selfplay::{self, GameOptions};
+use crate::datagen::labels::LabelWriter;
+use crate::datagen::selfplay::{self, GameOptions};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use sable::rng::Rng;

@@ -1,13 +1,14 @@
-//! Labelled positions from PGN games (`harness extract`): every position before a quiet move
-//! (not in check, the played move neither a capture nor a promotion, no mate score in the move's
-//! eval comment), labelled with the game's result; optionally a sample of N per game.
+//! Labelled positions from PGN games (`harness extract`), read with the one PGN reader
+//! (`game::pgn::PgnReader`): every position before a quiet move (not in check, the played move
+//! neither a capture nor a promotion, no mate score in the move's eval comment), labelled with
+//! the game's result; optionally a sample of N per game.
 //!
 //! Eval comments understood: cutechess/`harness match` style `{+0.35/12 0.5s}` / `{-M5/20}` (the
 //! mover's score of the position before the move) and lichess `[%eval 0.35]` / `[%eval #3]`
 //! (White's view, after the move: only used to drop mate scores). Without comments the mate filter
 //! cannot apply and is skipped.
 
-use super::dataset::Record;
+use crate::tune::dataset::Record;
 use crate::game::pgn::{ParsedGame, PgnReader};
 use crate::game::Variant;
 use shakmaty::fen::Fen;
@@ -110,7 +111,7 @@ pub struct Summary {
 
 /// Reads every game of a PGN and returns the labelled quiet positions (not yet deduplicated
 /// across games; the caller's writer does that).
-pub fn extract<R: Read>(
+pub fn from_pgn<R: Read>(
     input: R,
     opt: &Options,
 ) -> std::io::Result<(Vec<Record>, Summary, Vec<String>)> {
@@ -204,7 +205,7 @@ mod tests {
             skip_plies: 0,
             seed: 1,
         };
-        let (recs, sum, problems) = extract(PGN.as_bytes(), &opt).unwrap();
+        let (recs, sum, problems) = from_pgn(PGN.as_bytes(), &opt).unwrap();
         assert_eq!(
             sum,
             Summary {
@@ -238,7 +239,7 @@ mod tests {
             skip_plies: 2,
             seed: 9,
         };
-        let (recs, _, _) = extract(PGN.as_bytes(), &opt).unwrap();
+        let (recs, _, _) = from_pgn(PGN.as_bytes(), &opt).unwrap();
         // game 1 keeps 2 of its 4 quiet positions from ply 2 on; game 4 keeps e4 only
         assert_eq!(recs.len(), 3);
         assert!(recs
@@ -256,7 +257,7 @@ mod tests {
             skip_plies: 0,
             seed: 1,
         };
-        let (recs, sum, problems) = extract(pgn.as_bytes(), &opt).unwrap();
+        let (recs, sum, problems) = from_pgn(pgn.as_bytes(), &opt).unwrap();
         assert!(recs.is_empty());
         assert_eq!((sum.games, sum.bad_games), (1, 1));
         assert!(problems[0].starts_with("game 1: Chess960"), "{problems:?}");

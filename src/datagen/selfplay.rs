@@ -3,7 +3,7 @@
 //! material, fifty moves, threefold), and scores adjudicate clear wins and dead draws. The game's
 //! quiet positions come back labelled with its result.
 
-use super::dataset::Record;
+use crate::tune::dataset::Record;
 use sable::board::Board;
 use sable::rng::Rng;
 use sable::search::{Limits, NoReport, Score, Searcher};
