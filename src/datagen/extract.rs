@@ -8,9 +8,9 @@
 //! (White's view, after the move: only used to drop mate scores). Without comments the mate filter
 //! cannot apply and is skipped.
 
-use crate::tune::dataset::Record;
 use crate::game::pgn::{ParsedGame, PgnReader};
 use crate::game::Variant;
+use crate::tune::dataset::Record;
 use shakmaty::fen::Fen;
 use shakmaty::{Color, EnPassantMode, Position};
 use std::io::Read;
@@ -70,7 +70,11 @@ fn candidates(game: &ParsedGame, skip_plies: usize) -> Vec<Candidate> {
             match parse_comment(c) {
                 Some(CommentScore::Mate) => quiet = false,
                 Some(CommentScore::MoverCp(cp)) => {
-                    score = Some(if m.before.turn() == Color::White { cp } else { -cp })
+                    score = Some(if m.before.turn() == Color::White {
+                        cp
+                    } else {
+                        -cp
+                    })
                 }
                 Some(CommentScore::WhiteCp(cp)) => score = Some(cp),
                 None => {}

@@ -240,7 +240,10 @@ fn chess960_castling_is_king_takes_rook_and_reads_back_as_o_o() {
     assert!(text.contains("[Variant \"Chess960\"]"), "{text}");
     assert!(text.contains(&format!("[FEN \"{fen}\"]")), "{text}");
     // Our own reader, which follows the Variant tag, replays every move.
-    let back = pgn::PgnReader::new(text.as_bytes()).next().unwrap().unwrap();
+    let back = pgn::PgnReader::new(text.as_bytes())
+        .next()
+        .unwrap()
+        .unwrap();
     assert_eq!(back.error, None);
     assert_eq!(back.variant, Variant::Chess960);
     let played: Vec<&str> = g.moves.iter().map(|m| m.uci.as_str()).collect();

@@ -52,7 +52,10 @@ pub fn collect_positions(path: &Path, opts: &CollectOptions) -> anyhow::Result<V
             anyhow::bail!("{}: game {number}: {e}", path.display());
         }
         if game.variant != Variant::Standard {
-            anyhow::bail!("{}: game {number}: Chess960 is not supported", path.display());
+            anyhow::bail!(
+                "{}: game {number}: Chess960 is not supported",
+                path.display()
+            );
         }
         // With a player: only the positions where that player is to move.
         let keep = match &opts.player {

@@ -75,9 +75,9 @@ pub fn build(records: &[Record], qsearch: bool) -> Built {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use sable::rng::Rng;
     use crate::tune::{model, optimise, output};
     use sable::eval::{evaluate, taper, Params, S};
+    use sable::rng::Rng;
     use shakmaty::{fen::Fen, Chess, EnPassantMode, Position};
 
     /// Positions from random games (deterministic): every phase, checks, odd material.
