@@ -4,10 +4,11 @@
 //!
 //! This is a second game loop beside the match's (`game::play`), on purpose: that one drives
 //! engine processes over UCI with clocks and fault handling, while data generation searches with
-//! the engine library in process, which is several times faster for the short fixed-node
-//! searches datagen makes (no process, no protocol, no clock). What a game loop decides is
-//! shared: the end of the game by the rules (`game::rules`), score adjudication
-//! (`game::adjudication`, the match's resign and draw rules) and the result (`game::Outcome`).
+//! the engine library in process: no engine processes, no protocol round trip per move, no
+//! clocks, one searcher per worker thread, for the millions of short fixed-node searches a data
+//! set takes. What a game loop decides is shared: the end of the game by the rules
+//! (`game::rules`), score adjudication (`game::adjudication`, the match's resign and draw rules)
+//! and the result (`game::Outcome`).
 
 use crate::game::adjudication::{Adjudication, Adjudicator, DrawRule, ResignRule, Verdict};
 use crate::game::rules::History;
