@@ -257,7 +257,7 @@ mod tests {
             ..quick()
         };
         let mover = |ply: u32| {
-            if ply % 2 == 0 {
+            if ply.is_multiple_of(2) {
                 Color::White
             } else {
                 Color::Black
