@@ -285,5 +285,10 @@ mod tests {
         assert_eq!(first_verdict(10), Some((59, Verdict::Draw)));
         // Neither: the 400th ply ends it.
         assert_eq!(first_verdict(500), Some((399, Verdict::MaxMoves)));
+        // The engine's scores reach the adjudicator as an engine's `info score` would.
+        use sable::search::Score as EngineScore;
+        assert_eq!(uci_score(EngineScore::Cp(-40)), Some(Score::Cp(-40)));
+        assert_eq!(uci_score(EngineScore::Mate(3)), Some(Score::Mate(2)));
+        assert_eq!(uci_score(EngineScore::Mate(-2)), Some(Score::Mate(-1)));
     }
 }
