@@ -2,6 +2,7 @@
 
 mod check;
 mod cmd;
+mod datagen;
 mod game;
 mod report;
 mod spsa;

@@ -18,6 +18,7 @@
 //!               [--illegal-rate PER_MILLE] [--flood N] [--long-line BYTES] [--move-ms MS] [--exit-on-quit-ms MS]
 //! ```
 
+use sable::rng::Rng;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
 use std::io::{BufRead, Write};
@@ -115,14 +116,6 @@ fn parse_args() -> Result<Faults, String> {
     Ok(f)
 }
 
-/// xorshift64*: enough randomness to vary games, deterministic per seed.
-fn next_random(state: &mut u64) -> u64 {
-    *state ^= *state >> 12;
-    *state ^= *state << 25;
-    *state ^= *state >> 27;
-    state.wrapping_mul(0x2545_F491_4F6C_DD1D)
-}
-
 fn parse_position(line: &str, mode: CastlingMode) -> Option<Chess> {
     let rest = line.strip_prefix("position ")?.trim();
     let (setup, moves) = match rest.split_once(" moves") {
@@ -151,7 +144,8 @@ fn main() {
         }
     };
     std::thread::sleep(Duration::from_millis(f.slow_start_ms));
-    let mut rng = f.seed.max(1);
+    // The engine's xorshift64*: enough randomness to vary games, deterministic per seed.
+    let mut rng = Rng::new(f.seed.max(1));
     let mut pos = Chess::default();
     let mut searches = 0u64;
     let mut tuned: i64 = 0;
@@ -191,7 +185,7 @@ fn main() {
                     writeln!(out, "uciok").ok();
                 }
             }
-            "ucinewgame" if f.deterministic => rng = f.seed.max(1),
+            "ucinewgame" if f.deterministic => rng = Rng::new(f.seed.max(1)),
             "setoption" => {
                 // setoption name NAME value V
                 let words: Vec<&str> = cmd.split_ascii_whitespace().collect();
@@ -249,21 +243,21 @@ fn main() {
                     writeln!(out, "info depth banana score cp").ok();
                     "bestmove !!garbage!!".to_owned()
                 } else if reached(f.illegal_after, searches)
-                    || next_random(&mut rng) % 1000 < f.illegal_rate
+                    || rng.next_u64() % 1000 < f.illegal_rate
                 {
                     "bestmove a1a1".to_owned()
                 } else if reached(f.null_after, searches) || moves.is_empty() {
                     "bestmove 0000".to_owned()
                 } else if f.optimum.as_ref().is_some_and(|(_, target)| {
-                    (next_random(&mut rng) % 1000) < (tuned - target).unsigned_abs()
+                    (rng.next_u64() % 1000) < (tuned - target).unsigned_abs()
                 }) {
                     // Resign: the runner's resign adjudication scores the game as lost.
                     let m = &moves[0];
                     writeln!(out, "info depth 1 score cp -1000 pv {}", m.to_uci(mode)).ok();
                     format!("bestmove {}", m.to_uci(mode))
                 } else {
-                    let m = &moves[(next_random(&mut rng) % moves.len() as u64) as usize];
-                    let score = (next_random(&mut rng) % 41) as i64 - 20;
+                    let m = &moves[(rng.next_u64() % moves.len() as u64) as usize];
+                    let score = (rng.next_u64() % 41) as i64 - 20;
                     writeln!(
                         out,
                         "info depth 1 seldepth 1 score cp {score} nodes 1 time 0 pv {}",

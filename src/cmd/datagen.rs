@@ -1,13 +1,15 @@
 //! `harness datagen`: labelled positions from self-play of the in-process engine, one searcher
 //! per rayon worker. Appends to its output and continues where a previous run stopped.
 
-use crate::tune::labels::LabelWriter;
-use crate::tune::rng::Rng;
-use crate::tune::selfplay::{self, GameOptions};
-use anyhow::Context;
+use crate::datagen::labels::LabelWriter;
+use crate::datagen::selfplay::{self, GameOptions};
+use crate::game::Variant;
+use crate::tournament::book;
 use indicatif::{ProgressBar, ProgressStyle};
+use sable::rng::Rng;
 use sable::search::{Limits, Searcher};
-use std::path::PathBuf;
+use shakmaty::Chess;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
@@ -62,40 +64,21 @@ pub struct Args {
     pub max_plies: usize,
 }
 
-/// Book positions: the first four fields of each non-empty line, with move counters added.
-fn read_book(path: &PathBuf) -> anyhow::Result<Vec<String>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let f: Vec<&str> = line.split_whitespace().take(4).collect();
-        if line.trim().is_empty() || line.starts_with('#') {
-            continue;
-        }
-        anyhow::ensure!(
-            f.len() == 4,
-            "{}:{}: not an EPD/FEN line",
-            path.display(),
-            i + 1
-        );
-        let fen = format!("{} 0 1", f.join(" "));
-        anyhow::ensure!(
-            sable::board::Board::from_fen(&fen).is_ok(),
-            "{}:{}: bad position `{fen}`",
-            path.display(),
-            i + 1
-        );
-        out.push(fen);
-    }
-    anyhow::ensure!(!out.is_empty(), "{}: no positions", path.display());
-    Ok(out)
+/// The book's positions (EPD or FEN lines, as a match's `--openings format=epd` reads them).
+fn read_book(path: &Path) -> anyhow::Result<Vec<Chess>> {
+    let openings = book::read_epd(path, Variant::Standard).map_err(anyhow::Error::msg)?;
+    anyhow::ensure!(!openings.is_empty(), "{}: no positions", path.display());
+    openings
+        .iter()
+        .map(|o| o.position(Variant::Standard).map_err(anyhow::Error::msg))
+        .collect()
 }
 
 /// Runs the subcommand; returns the process exit code.
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let book = args
         .book
-        .as_ref()
+        .as_deref()
         .map(read_book)
         .transpose()?
         .unwrap_or_default();
@@ -143,7 +126,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             let hash = args.hash;
             s.spawn(move |_| {
                 let mut searcher = Searcher::new(hash);
-                let mut rng = Rng::new(seed);
+                let mut rng = Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
                 while !stop.load(Ordering::Relaxed) {
                     let recs = selfplay::play_game(&mut searcher, opt, book, &mut rng, stop);
                     if tx.send(recs).is_err() {

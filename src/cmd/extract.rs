@@ -1,7 +1,7 @@
 //! `harness extract GAMES.pgn`: labelled quiet positions from PGN games.
 
-use crate::tune::labels::LabelWriter;
-use crate::tune::pgn::{self, Options};
+use crate::datagen::extract::{self, Options};
+use crate::datagen::labels::LabelWriter;
 use anyhow::Context;
 use std::path::PathBuf;
 
@@ -37,7 +37,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     for path in &args.pgn {
         let file =
             std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
-        let (recs, sum, problems) = pgn::extract(std::io::BufReader::new(file), &opt)
+        let (recs, sum, problems) = extract::from_pgn(std::io::BufReader::new(file), &opt)
             .with_context(|| format!("reading {}", path.display()))?;
         for p in problems.iter().take(5) {
             eprintln!("{}: {p} (skipped)", path.display());

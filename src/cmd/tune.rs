@@ -4,8 +4,9 @@
 //! quiescence resolution), fits K, runs Adam with a held-out validation split, and writes the
 //! weights file the engine loads (`setoption name EvalFile value FILE`).
 
+use crate::stats::elo::elo_to_score;
 use crate::tune::optimise::{self, Checkpoint, Config, EpochStat, Progress};
-use crate::tune::{coefs, dataset, kfit, model, output, rng::Rng, store::Store};
+use crate::tune::{coefs, dataset, kfit, model, output, store::Store};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use sable::eval::Params;
@@ -173,7 +174,7 @@ fn load(args: &Args) -> anyhow::Result<(Store, Store)> {
     let (mut train, valid) = (train.finish(), valid.finish());
     if args.batch > 0 {
         // mini-batches must not follow the file's order (a batch would be a few games)
-        train = train.shuffled(&mut Rng::new(args.seed), window);
+        train = train.shuffled(args.seed, window);
     }
     eprintln!(
         "traced {} positions in {:.1}s, {} terms, {:.0} bytes/position",
@@ -477,11 +478,12 @@ fn unit_interval(s: &str) -> Result<f64, String> {
     }
 }
 
-/// The training target of a record: its result blended with its recorded score (`--lambda`).
+/// The training target of a record: its result blended with its recorded score (`--lambda`),
+/// read as the Elo model's expected score of `score_k * score` centipawns.
 fn target(r: &dataset::Record, lambda: f64, score_k: f64) -> f64 {
     match r.score {
         Some(cp) if lambda < 1.0 => {
-            lambda * r.result + (1.0 - lambda) * model::sigmoid(score_k, cp as f64)
+            lambda * r.result + (1.0 - lambda) * elo_to_score(score_k * cp as f64)
         }
         _ => r.result,
     }

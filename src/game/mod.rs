@@ -9,6 +9,7 @@ pub mod pgn;
 mod play;
 mod player;
 pub mod record;
+pub mod rules;
 pub mod tc;
 pub mod variant;
 

@@ -1,15 +1,21 @@
-//! PGN out (every game, with per-move engine data as comments) and PGN in (through pgn-reader:
-//! used for PGN opening books and to check that what we write reads back).
+//! PGN out (every game, with per-move engine data as comments) and PGN in: the one PGN reader
+//! ([`PgnReader`], through pgn-reader), which yields typed games for PGN opening books, tuning
+//! extraction (`harness extract`), suite generation (`harness suite-gen`) and the check that what
+//! we write reads back.
 
-use super::record::GameRecord;
+use super::record::{GameRecord, Outcome};
 use super::variant::Variant;
 use crate::report::dates::pgn_time;
+use anyhow::Context;
 use pgn_reader::{RawComment, RawTag, SanPlus, Visitor};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::{CastlingMode, Chess, Move, Position};
 use std::fmt::Write as _;
+use std::fs::File;
+use std::io::{BufReader, Read};
 use std::ops::ControlFlow;
+use std::path::Path;
 
 /// Context of a game that is not in its record: event name, round, date.
 #[derive(Debug, Clone, Default)]
@@ -158,23 +164,55 @@ fn wrap(text: &str, width: usize) -> String {
     out
 }
 
-/// A game read from PGN: its tags, moves (in UCI, replayed with shakmaty), comments and result.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// A move read from PGN: the position it was played in, the move, and the comments after it.
+#[derive(Debug, Clone)]
+pub struct PgnMove {
+    /// The position before the move.
+    pub before: Chess,
+    /// The move, legal in `before`.
+    pub mv: Move,
+    /// The comments that follow the move, trimmed, in order (engine evals, the end reason).
+    pub comments: Vec<String>,
+}
+
+/// A game read from PGN: its tags, its moves replayed with shakmaty (each with the position
+/// before it and its comments) and its result.
+#[derive(Debug, Clone, Default)]
 pub struct ParsedGame {
     /// Tag pairs in file order.
     pub tags: Vec<(String, String)>,
     /// The `FEN` tag, if any.
     pub fen: Option<String>,
-    /// Main-line moves in UCI notation, up to the first illegal one.
-    pub moves: Vec<String>,
-    /// The comments, in order.
+    /// The rules from the `Variant` tag (`Chess960` or standard); moves are replayed by them.
+    pub variant: Variant,
+    /// Comments before the first move.
     pub comments: Vec<String>,
-    /// The result token (`1-0`, `0-1`, `1/2-1/2`, `*`).
-    pub result: Option<String>,
+    /// Main-line moves, up to the first illegal one.
+    pub moves: Vec<PgnMove>,
+    /// The result: the movetext's termination marker, else the `Result` tag; `None` when both
+    /// are `*` or missing.
+    pub result: Option<Outcome>,
     /// Why the game could not be replayed fully (bad FEN, illegal SAN), if so.
     pub error: Option<String>,
-    /// The rules from the `Variant` tag (`Chess960` or standard); moves are in its notation.
-    pub variant: Variant,
+}
+
+impl ParsedGame {
+    /// The value of the first tag called `name` (exact spelling), if any.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The moves in UCI notation, in the variant's castling notation.
+    pub fn uci_moves(&self) -> Vec<String> {
+        let mode = self.variant.castling_mode();
+        self.moves
+            .iter()
+            .map(|m| UciMove::from_move(m.mv, mode).to_string())
+            .collect()
+    }
 }
 
 /// The state of one game while pgn-reader walks it.
@@ -183,7 +221,8 @@ pub struct Walk {
     pos: Chess,
 }
 
-/// A pgn-reader visitor that builds [`ParsedGame`]s.
+/// The pgn-reader visitor that builds [`ParsedGame`]s: the one place where PGN movetext is
+/// replayed (books, tuning extraction, suite generation all read games through it).
 #[derive(Debug, Default)]
 pub struct GameCollector;
 
@@ -213,6 +252,9 @@ impl Visitor for GameCollector {
                 tags.variant = Variant::Chess960;
             }
         }
+        if name == "Result" {
+            tags.result = Outcome::from_pgn(&value);
+        }
         tags.tags.push((name, value));
         ControlFlow::Continue(())
     }
@@ -239,25 +281,33 @@ impl Visitor for GameCollector {
             return ControlFlow::Continue(());
         }
         match san_plus.san.to_move(&walk.pos) {
-            Ok(m) => {
-                walk.game
-                    .moves
-                    .push(UciMove::from_move(m, walk.game.variant.castling_mode()).to_string());
-                walk.pos.play_unchecked(m);
+            Ok(mv) => {
+                walk.game.moves.push(PgnMove {
+                    before: walk.pos.clone(),
+                    mv,
+                    comments: Vec::new(),
+                });
+                walk.pos.play_unchecked(mv);
             }
             Err(e) => {
                 let n = walk.game.moves.len() + 1;
-                walk.game.error = Some(format!("ply {n}: `{san_plus}` is not legal ({e})"));
+                walk.game.error = Some(format!("ply {n}: '{san_plus}' is not legal ({e})"));
             }
         }
         ControlFlow::Continue(())
     }
 
     fn comment(&mut self, walk: &mut Walk, comment: RawComment<'_>) -> ControlFlow<ParsedGame> {
+        if walk.game.error.is_some() {
+            return ControlFlow::Continue(());
+        }
         let text = String::from_utf8_lossy(comment.as_bytes())
             .trim()
             .to_owned();
-        walk.game.comments.push(text);
+        match walk.game.moves.last_mut() {
+            Some(m) => m.comments.push(text),
+            None => walk.game.comments.push(text),
+        }
         ControlFlow::Continue(())
     }
 
@@ -266,12 +316,45 @@ impl Visitor for GameCollector {
         walk: &mut Walk,
         outcome: pgn_reader::Outcome,
     ) -> ControlFlow<ParsedGame> {
-        walk.game.result = Some(outcome.to_string());
+        // A `*` marker leaves the Result tag's verdict.
+        if let Some(o) = Outcome::from_pgn(&outcome.to_string()) {
+            walk.game.result = Some(o);
+        }
         ControlFlow::Continue(())
     }
 
     fn end_game(&mut self, walk: Walk) -> ParsedGame {
         walk.game
+    }
+}
+
+/// The games of a PGN, one at a time (only the game being read is in memory).
+pub struct PgnReader<R: Read> {
+    reader: pgn_reader::Reader<R>,
+}
+
+impl<R: Read> PgnReader<R> {
+    /// Games from `input`.
+    pub fn new(input: R) -> PgnReader<R> {
+        PgnReader {
+            reader: pgn_reader::Reader::new(input),
+        }
+    }
+}
+
+impl PgnReader<BufReader<File>> {
+    /// Games from the file at `path`; the error names it.
+    pub fn open(path: &Path) -> anyhow::Result<PgnReader<BufReader<File>>> {
+        let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+        Ok(PgnReader::new(BufReader::new(file)))
+    }
+}
+
+impl<R: Read> Iterator for PgnReader<R> {
+    type Item = std::io::Result<ParsedGame>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.reader.read_game(&mut GameCollector).transpose()
     }
 }
 
@@ -314,11 +397,10 @@ mod tests {
     }
 
     fn read_back(text: &str) -> ParsedGame {
-        let mut reader = pgn_reader::Reader::new(std::io::Cursor::new(text.as_bytes()));
-        reader
-            .read_game(&mut GameCollector)
-            .unwrap()
-            .expect("one game")
+        let mut games = PgnReader::new(text.as_bytes());
+        let game = games.next().expect("one game").unwrap();
+        assert!(games.next().is_none(), "one game only");
+        game
     }
 
     #[test]
@@ -356,12 +438,17 @@ mod tests {
             "{text}"
         );
         let g = read_back(&text);
-        assert_eq!(g.moves, ["e2e4", "e7e5", "g1f3"]);
-        assert_eq!(g.result.as_deref(), Some("0-1"));
+        assert_eq!(g.uci_moves(), ["e2e4", "e7e5", "g1f3"]);
+        assert_eq!(g.result, Some(Outcome::BlackWins));
+        // Each move keeps its own comments; the end reason follows the last move.
+        assert_eq!(g.moves[0].comments, ["book"]);
+        assert_eq!(g.moves[1].comments, ["-0.12/7 0.125s n=1234"]);
         assert_eq!(
-            g.comments.last().map(String::as_str),
-            Some("White loses on time")
+            g.moves[2].comments,
+            ["+M3/7 0.125s n=1234", "White loses on time"]
         );
+        assert_eq!(g.moves[1].before.turn(), shakmaty::Color::Black);
+        assert_eq!(g.tag("Round"), Some("1.2"));
         assert!(g
             .tags
             .contains(&("Termination".into(), "time forfeit".into())));
@@ -383,15 +470,54 @@ mod tests {
         );
         let g = read_back(&text);
         assert_eq!(g.fen.as_deref(), Some(fen));
-        assert_eq!(g.moves, ["e7e5", "g1f3"]);
+        assert_eq!(g.uci_moves(), ["e7e5", "g1f3"]);
     }
 
     #[test]
     fn illegal_san_and_bad_fen_are_reported_not_panics() {
         let g = read_back("[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n");
-        assert_eq!(g.moves, ["e2e4", "e7e5"]);
-        assert!(g.error.unwrap().contains("ply 3"));
+        assert_eq!(g.uci_moves(), ["e2e4", "e7e5"]);
+        assert!(g.error.unwrap().contains("ply 3: 'Ke3' is not legal"));
         let g = read_back("[FEN \"not a fen\"]\n\n1. e4 *\n");
         assert!(g.error.unwrap().contains("bad FEN"));
+    }
+
+    #[test]
+    fn result_comes_from_the_marker_else_the_tag_and_games_come_one_by_one() {
+        let text = "[Result \"1-0\"]\n\n{opening} 1. e4 { [%eval 0.3] } *\n\n\
+                    [Result \"*\"]\n\n1. d4 1/2-1/2\n\n\
+                    [Result \"*\"]\n\n1. c4 *\n\n\
+                    [Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n";
+        let games: Vec<ParsedGame> = PgnReader::new(text.as_bytes())
+            .collect::<std::io::Result<_>>()
+            .unwrap();
+        let results: Vec<_> = games.iter().map(|g| g.result).collect();
+        assert_eq!(
+            results,
+            [
+                Some(Outcome::WhiteWins),
+                Some(Outcome::Draw),
+                None,
+                Some(Outcome::BlackWins)
+            ]
+        );
+        assert_eq!(games[0].comments, ["opening"]);
+        assert_eq!(games[0].moves[0].comments, ["[%eval 0.3]"]);
+        let last = games[3].moves.last().unwrap();
+        assert!(last.before.turn() == shakmaty::Color::Black && last.mv.to().to_string() == "h4");
+        assert_eq!(Outcome::Draw.white_score(), 0.5);
+    }
+
+    #[test]
+    fn chess960_games_replay_by_the_variant_tag() {
+        // Shredder-FEN castling rights; O-O takes the king from f1 to g1 and the h-rook to f1.
+        let fen = "bqnbrk1r/pppppppp/8/8/8/8/PPPPPPPP/BQNBRK1R w HEhe - 0 1";
+        let text = format!("[Variant \"Chess960\"]\n[FEN \"{fen}\"]\n\n1. O-O *\n");
+        let g = read_back(&text);
+        assert_eq!(g.error, None);
+        assert_eq!(g.variant, Variant::Chess960);
+        assert_eq!(g.uci_moves(), ["f1h1"]);
+        let standard = read_back(&format!("[FEN \"{fen}\"]\n\n1. O-O *\n"));
+        assert!(standard.error.is_some());
     }
 }

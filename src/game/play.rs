@@ -4,14 +4,14 @@
 use super::adjudication::{Adjudication, Adjudicator, Verdict};
 use super::player::Player;
 use super::record::{side_name, Fault, FaultKind, GameRecord, MoveRecord, Outcome, Termination};
+use super::rules::History;
 use super::tc::{go_params, Clock, ClockVerdict, Limits};
 use super::variant::Variant;
 use crate::uci::{StartError, UciError};
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
-use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Chess, Color, EnPassantMode, Position};
+use shakmaty::{Chess, Color, Position};
 use std::time::Instant;
 
 /// Where a game starts: a position and book moves played from it.
@@ -144,37 +144,6 @@ fn fault_kind(e: &UciError) -> FaultKind {
     }
 }
 
-/// The end of the game by the rules, if reached (repetition needs the position history).
-fn rules_ending(pos: &Chess, history: &[Zobrist64]) -> Option<Ending> {
-    if pos.is_checkmate() {
-        return Some(Ending::rules(
-            Outcome::win_for(!pos.turn()),
-            &format!("{} mates", side_name(!pos.turn())),
-        ));
-    }
-    if pos.is_stalemate() {
-        return Some(Ending::rules(Outcome::Draw, "Draw by stalemate"));
-    }
-    if pos.is_insufficient_material() {
-        return Some(Ending::rules(
-            Outcome::Draw,
-            "Draw by insufficient material",
-        ));
-    }
-    let current = history.last().copied();
-    if current.is_some_and(|h| history.iter().filter(|&&x| x == h).count() >= 3) {
-        return Some(Ending::rules(Outcome::Draw, "Draw by 3-fold repetition"));
-    }
-    if pos.halfmoves() >= 100 {
-        return Some(Ending::rules(Outcome::Draw, "Draw by fifty moves rule"));
-    }
-    None
-}
-
-fn hash(pos: &Chess) -> Zobrist64 {
-    pos.zobrist_hash(EnPassantMode::Legal)
-}
-
 /// Plays one game between `white` and `black` from `opening`. Every engine fault ends the game
 /// with a result and a reason; a player whose engine must be replaced is left without one. An
 /// engine that cannot be started and made ready is no game at all: the error names it, with its
@@ -249,7 +218,7 @@ fn run(
             }
         },
     };
-    let mut history = vec![hash(&pos)];
+    let mut history = History::new(&pos);
     for m in &opening.moves {
         let Some(mv) = m.parse::<UciMove>().ok().and_then(|u| u.to_move(&pos).ok()) else {
             return Ok(Ending::rules(
@@ -260,7 +229,7 @@ fn run(
         // Sent to the engines in the variant's notation, whatever the book wrote.
         let uci = UciMove::from_move(mv, settings.variant.castling_mode()).to_string();
         let san = SanPlus::from_move_and_play_unchecked(&mut pos, mv).to_string();
-        push_history(&mut history, &pos);
+        history.push(&pos);
         moves.push(MoveRecord {
             uci,
             san,
@@ -296,7 +265,7 @@ fn play_moves(
     settings: &GameSettings,
     moves: &mut Vec<MoveRecord>,
     mut pos: Chess,
-    mut history: Vec<Zobrist64>,
+    mut history: History,
     mut played: Vec<String>,
 ) -> Result<Ending, Unplayed> {
     let mut clocks = [
@@ -305,8 +274,8 @@ fn play_moves(
     ];
     let mut adjudicator = Adjudicator::new(settings.adjudication);
     loop {
-        if let Some(end) = rules_ending(&pos, &history) {
-            return Ok(end);
+        if let Some(end) = history.ending(&pos) {
+            return Ok(Ending::rules(end.outcome, &end.reason));
         }
         if (settings.abandon)() {
             return Err(Unplayed::Abandoned);
@@ -373,7 +342,7 @@ fn play_moves(
         // Chess960), whichever form this engine sent.
         let uci = UciMove::from_move(mv, settings.variant.castling_mode()).to_string();
         let san = SanPlus::from_move_and_play_unchecked(&mut pos, mv).to_string();
-        push_history(&mut history, &pos);
+        history.push(&pos);
         let info = &result.info;
         moves.push(MoveRecord {
             uci: uci.clone(),
@@ -409,13 +378,4 @@ fn adjudicated(outcome: Outcome, reason: &str) -> Ending {
         termination: Termination::Adjudication,
         fault: None,
     }
-}
-
-/// Adds the position to the repetition history; an irreversible move (halfmove clock reset)
-/// starts a new history, since no earlier position can recur.
-fn push_history(history: &mut Vec<Zobrist64>, pos: &Chess) {
-    if pos.halfmoves() == 0 {
-        history.clear();
-    }
-    history.push(hash(pos));
 }

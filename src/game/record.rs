@@ -32,6 +32,26 @@ impl Outcome {
             Color::Black => Outcome::BlackWins,
         }
     }
+
+    /// The outcome a PGN result token (`1-0`, `0-1`, `1/2-1/2`) names; `None` for `*` or
+    /// anything else.
+    pub fn from_pgn(token: &str) -> Option<Outcome> {
+        match token.trim() {
+            "1-0" => Some(Outcome::WhiteWins),
+            "0-1" => Some(Outcome::BlackWins),
+            "1/2-1/2" => Some(Outcome::Draw),
+            _ => None,
+        }
+    }
+
+    /// White's points: 1, 0.5 or 0 (the label of a position in tuning data).
+    pub fn white_score(self) -> f64 {
+        match self {
+            Outcome::WhiteWins => 1.0,
+            Outcome::BlackWins => 0.0,
+            Outcome::Draw => 0.5,
+        }
+    }
 }
 
 /// How an engine let its side down; each costs it the game.

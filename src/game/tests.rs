@@ -240,12 +240,14 @@ fn chess960_castling_is_king_takes_rook_and_reads_back_as_o_o() {
     assert!(text.contains("[Variant \"Chess960\"]"), "{text}");
     assert!(text.contains(&format!("[FEN \"{fen}\"]")), "{text}");
     // Our own reader, which follows the Variant tag, replays every move.
-    let mut reader = pgn_reader::Reader::new(std::io::Cursor::new(text.as_bytes()));
-    let back = reader.read_game(&mut pgn::GameCollector).unwrap().unwrap();
+    let back = pgn::PgnReader::new(text.as_bytes())
+        .next()
+        .unwrap()
+        .unwrap();
     assert_eq!(back.error, None);
     assert_eq!(back.variant, Variant::Chess960);
     let played: Vec<&str> = g.moves.iter().map(|m| m.uci.as_str()).collect();
-    assert_eq!(back.moves, played);
+    assert_eq!(back.uci_moves(), played);
     // In standard chess the same opening is not even a position.
     let standard = play_game(&mut w, &mut b, &opening, &settings("10+0.1")).unwrap();
     assert!(

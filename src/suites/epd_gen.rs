@@ -3,20 +3,20 @@
 //! forced mate), and written as EPD with `bm`, the oracle's score and an `id`.
 
 use std::collections::HashSet;
-use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Mutex};
 use std::time::Duration;
 
-use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
 use shakmaty::fen::{Epd, Fen};
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
+use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
 use super::epd::san;
 use super::epd_mate::{mating_moves, shortest_mate};
 use super::epd_run::Limit;
+use crate::game::pgn::PgnReader;
+use crate::game::Variant;
 use crate::uci::{Engine, EngineSpec, Info, Score};
 
 /// A candidate position from a game, with the move that led to it.
@@ -40,143 +40,47 @@ pub struct CollectOptions {
 }
 
 /// Reads every game's mainline positions, deduplicated by EPD; honours `[FEN]` start positions.
+/// A game that does not replay (bad FEN tag, illegal move) or is Chess960 (the oracle is asked
+/// about standard chess) stops the collection with an error naming the file and the game.
 pub fn collect_positions(path: &Path, opts: &CollectOptions) -> anyhow::Result<Vec<Candidate>> {
-    let file = std::fs::File::open(path)
-        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
-    let mut reader = Reader::new(std::io::BufReader::new(file));
-    let mut visitor = Collector {
-        opts: opts.clone(),
-        seen: HashSet::new(),
-        out: Vec::new(),
-        game: 0,
-    };
-    while let Some(result) = reader
-        .read_game(&mut visitor)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
-    {
-        if let Err(e) = result {
-            anyhow::bail!("{}: game {}: {e}", path.display(), visitor.game);
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for (index, game) in PgnReader::open(path)?.enumerate() {
+        let number = index + 1;
+        let game = game.map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        if let Some(e) = &game.error {
+            anyhow::bail!("{}: game {number}: {e}", path.display());
         }
-    }
-    Ok(visitor.out)
-}
-
-struct Collector {
-    opts: CollectOptions,
-    seen: HashSet<String>,
-    out: Vec<Candidate>,
-    game: usize,
-}
-
-/// Per-game state while reading its moves.
-struct Game {
-    pos: Chess,
-    ply: usize,
-    last: Option<Move>,
-    /// Which colour's positions to keep (`None`: both).
-    keep: Option<shakmaty::Color>,
-    broken: Option<String>,
-}
-
-#[derive(Default)]
-struct Tags {
-    fen: Option<String>,
-    white: String,
-    black: String,
-}
-
-impl Visitor for Collector {
-    type Tags = Tags;
-    type Movetext = Game;
-    type Output = Result<(), String>;
-
-    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
-        self.game += 1;
-        ControlFlow::Continue(Tags::default())
-    }
-
-    fn tag(
-        &mut self,
-        tags: &mut Tags,
-        name: &[u8],
-        value: RawTag<'_>,
-    ) -> ControlFlow<Self::Output> {
-        let value = value.decode_utf8_lossy().into_owned();
-        match name {
-            b"FEN" => tags.fen = Some(value),
-            b"White" => tags.white = value,
-            b"Black" => tags.black = value,
-            _ => {}
+        if game.variant != Variant::Standard {
+            anyhow::bail!(
+                "{}: game {number}: Chess960 is not supported",
+                path.display()
+            );
         }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<Self::Output, Game> {
-        let pos = match &tags.fen {
-            None => Chess::default(),
-            Some(fen) => match fen.parse::<Fen>().map_err(|e| e.to_string()).and_then(|f| {
-                f.into_position(CastlingMode::Standard)
-                    .map_err(|e| e.to_string())
-            }) {
-                Ok(p) => p,
-                Err(e) => return ControlFlow::Break(Err(format!("bad FEN tag '{fen}': {e}"))),
-            },
+        // With a player: only the positions where that player is to move.
+        let keep = match &opts.player {
+            None => None,
+            Some(p) if game.tag("White").unwrap_or("").contains(p.as_str()) => Some(Color::White),
+            Some(p) if game.tag("Black").unwrap_or("").contains(p.as_str()) => Some(Color::Black),
+            Some(_) => continue, // neither side is the player: nothing from this game
         };
-        let keep = self.opts.player.as_ref().map(|p| {
-            if tags.white.contains(p.as_str()) {
-                shakmaty::Color::White
-            } else if tags.black.contains(p.as_str()) {
-                shakmaty::Color::Black
-            } else {
-                // Neither side is the player: keep nothing from this game.
-                !pos.turn()
+        let mut last_move = None;
+        for (ply, m) in game.moves.iter().enumerate() {
+            let position = &m.before;
+            if ply >= opts.skip_plies && keep.is_none_or(|c| c == position.turn()) {
+                let key = Epd::from_position(position, EnPassantMode::Legal).to_string();
+                if seen.insert(key) {
+                    out.push(Candidate {
+                        position: position.clone(),
+                        last_move,
+                        origin: format!("game {number} ply {ply}"),
+                    });
+                }
             }
-        });
-        let skip_all =
-            self.opts.player.as_ref().is_some_and(|p| {
-                !tags.white.contains(p.as_str()) && !tags.black.contains(p.as_str())
-            });
-        ControlFlow::Continue(Game {
-            pos,
-            ply: 0,
-            last: None,
-            keep,
-            // An empty message marks a game skipped on purpose (not an error).
-            broken: skip_all.then(String::new),
-        })
-    }
-
-    fn san(&mut self, game: &mut Game, san_plus: SanPlus) -> ControlFlow<Self::Output> {
-        if game.broken.is_some() {
-            return ControlFlow::Continue(());
-        }
-        if game.ply >= self.opts.skip_plies && game.keep.is_none_or(|c| c == game.pos.turn()) {
-            let key = Epd::from_position(&game.pos, EnPassantMode::Legal).to_string();
-            if self.seen.insert(key) {
-                self.out.push(Candidate {
-                    position: game.pos.clone(),
-                    last_move: game.last,
-                    origin: format!("game {} ply {}", self.game, game.ply),
-                });
-            }
-        }
-        match san_plus.san.to_move(&game.pos) {
-            Ok(m) => {
-                game.pos.play_unchecked(m);
-                game.last = Some(m);
-                game.ply += 1;
-            }
-            Err(e) => game.broken = Some(format!("ply {}: '{san_plus}': {e}", game.ply + 1)),
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn end_game(&mut self, game: Game) -> Self::Output {
-        match game.broken {
-            Some(e) if !e.is_empty() => Err(e),
-            _ => Ok(()),
+            last_move = Some(m.mv);
         }
     }
+    Ok(out)
 }
 
 /// Positions from `games` random playouts of up to `max_plies` plies from the start position

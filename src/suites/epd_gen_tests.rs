@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::suites::epd::{parse_line, LineRef};
+use shakmaty::CastlingMode;
 
 const PGN: &str = r#"[Event "t"]
 [White "sable"]
@@ -66,6 +67,15 @@ fn illegal_pgn_move_is_an_error_naming_game_and_ply() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("game 1: ply 3: 'Ke3'"), "{e}");
+    std::fs::remove_file(path).unwrap();
+    let path = write_pgn(
+        "[Event \"x\"]\n\n1. e4 *\n\n[Variant \"Chess960\"]\n\
+         [FEN \"bqnbrk1r/pppppppp/8/8/8/8/PPPPPPPP/BQNBRK1R w HEhe - 0 1\"]\n\n1. O-O *\n",
+    );
+    let e = collect_positions(&path, &opts(0, None))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("game 2: Chess960 is not supported"), "{e}");
     std::fs::remove_file(path).unwrap();
 }
 

@@ -227,7 +227,7 @@ pub fn read_pgn(
         .map_err(|e| format!("{}: {e}", path.display()))?
     {
         index += 1;
-        let mut moves = game.moves;
+        let mut moves = game.uci_moves();
         if let Some(p) = plies {
             moves.truncate(p);
         }

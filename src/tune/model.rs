@@ -37,7 +37,9 @@ pub fn to_dense(w: &[[f64; 2]]) -> Result<Box<Dense>, String> {
 /// `ln(10) / 400`: turns `K * eval` in centipawns into the natural-log argument of the sigmoid.
 const LN10_400: f64 = std::f64::consts::LN_10 / 400.0;
 
-/// Expected score for a White-view eval in centipawns: `1 / (1 + 10^(-K * eval / 400))`.
+/// Expected score for a White-view eval in centipawns: `1 / (1 + 10^(-K * eval / 400))`, the Elo
+/// model's expected score of `K * eval` ([`crate::stats::elo::elo_to_score`]). Computed here with
+/// the inline [`exp`] because it is the tuner's innermost loop (the test below ties the two).
 #[inline]
 pub fn sigmoid(k: f64, eval: f64) -> f64 {
     logistic(k * LN10_400 * eval)
@@ -336,6 +338,16 @@ mod tests {
         let want = 170.0 * 6.0 / 24.0 + 350.0 * 18.0 * 64.0 / (128.0 * 24.0) + 5.0;
         assert!((eval_pos(&s, 0, &w) - want).abs() < 1e-9);
         assert!((sigmoid(1.0, 400.0) - 10.0 / 11.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn sigmoid_is_the_elo_models_expected_score() {
+        for k in [0.5, 1.0, 1.6] {
+            for eval in [-3000.0, -400.0, -35.5, 0.0, 12.0, 400.0, 2500.0] {
+                let elo = crate::stats::elo::elo_to_score(k * eval);
+                assert!((sigmoid(k, eval) - elo).abs() < 1e-14, "K {k} eval {eval}");
+            }
+        }
     }
 
     #[test]

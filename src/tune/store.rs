@@ -203,10 +203,10 @@ impl Store {
         self.reordered((0..self.len()).collect(), window)
     }
 
-    /// The same positions in random order, then grouped as in [`Store::grouped`].
-    pub fn shuffled(&self, rng: &mut super::rng::Rng, window: usize) -> Store {
+    /// The same positions in the seed's random order, then grouped as in [`Store::grouped`].
+    pub fn shuffled(&self, seed: u64, window: usize) -> Store {
         let mut order: Vec<usize> = (0..self.len()).collect();
-        rng.shuffle(&mut order);
+        crate::tournament::book::shuffle(&mut order, seed);
         self.reordered(order, window)
     }
 

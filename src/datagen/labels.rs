@@ -2,7 +2,7 @@
 //! `datagen` and `extract`. Opening an existing file reads it back first, so a restarted run
 //! continues where it stopped and never writes a position twice.
 
-use super::dataset::{self, Record};
+use crate::tune::dataset::{self, Record};
 use anyhow::Context;
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};

@@ -1,19 +1,19 @@
-//! Labelled positions from PGN games (`harness extract`): every position before a quiet move
-//! (not in check, the played move neither a capture nor a promotion, no mate score in the move's
-//! eval comment), labelled with the game's result; optionally a sample of N per game.
+//! Labelled positions from PGN games (`harness extract`), read with the one PGN reader
+//! (`game::pgn::PgnReader`): every position before a quiet move (not in check, the played move
+//! neither a capture nor a promotion, no mate score in the move's eval comment), labelled with
+//! the game's result; optionally a sample of N per game.
 //!
 //! Eval comments understood: cutechess/`harness match` style `{+0.35/12 0.5s}` / `{-M5/20}` (the
 //! mover's score of the position before the move) and lichess `[%eval 0.35]` / `[%eval #3]`
 //! (White's view, after the move: only used to drop mate scores). Without comments the mate filter
 //! cannot apply and is skipped.
 
-use super::dataset::Record;
-use super::rng::Rng;
-use pgn_reader::{Outcome, RawComment, RawTag, Reader, SanPlus, Visitor};
+use crate::game::pgn::{ParsedGame, PgnReader};
+use crate::game::Variant;
+use crate::tune::dataset::Record;
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, KnownOutcome, Position};
+use shakmaty::{Color, EnPassantMode, Position};
 use std::io::Read;
-use std::ops::ControlFlow;
 
 /// A score read from an eval comment.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -50,131 +50,45 @@ pub fn parse_comment(text: &str) -> Option<CommentScore> {
     Some(CommentScore::MoverCp((pawns * 100.0).round() as i32))
 }
 
-/// One candidate position inside a game.
+/// One position of a game that may be kept.
 #[derive(Clone, Debug)]
 struct Candidate {
     fen: String,
-    turn: Color,
-    quiet: bool,
     ply: usize,
     score: Option<i32>,
 }
 
-/// Per-game state while reading movetext.
-struct Game {
-    pos: Chess,
-    cands: Vec<Candidate>,
-    result: Option<f64>,
-    error: Option<String>,
-}
-
-/// The visitor that collects candidates.
-struct Collector;
-
-/// Tags we need: the start position and the result.
-#[derive(Default)]
-struct Tags {
-    fen: Option<Chess>,
-    result: Option<f64>,
-    error: Option<String>,
-}
-
-fn outcome_to_result(o: Outcome) -> Option<f64> {
-    match o {
-        Outcome::Known(KnownOutcome::Decisive {
-            winner: Color::White,
-        }) => Some(1.0),
-        Outcome::Known(KnownOutcome::Decisive {
-            winner: Color::Black,
-        }) => Some(0.0),
-        Outcome::Known(KnownOutcome::Draw) => Some(0.5),
-        Outcome::Unknown => None,
-    }
-}
-
-impl Visitor for Collector {
-    type Tags = Tags;
-    type Movetext = Game;
-    type Output = Game;
-
-    fn begin_tags(&mut self) -> ControlFlow<Game, Tags> {
-        ControlFlow::Continue(Tags::default())
-    }
-
-    fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<Game> {
-        if name == b"FEN" {
-            let pos = Fen::from_ascii(value.as_bytes())
-                .ok()
-                .and_then(|f| f.into_position(CastlingMode::Standard).ok());
-            match pos {
-                Some(p) => tags.fen = Some(p),
-                None => tags.error = Some(format!("bad FEN tag `{}`", value.decode_utf8_lossy())),
-            }
-        } else if name == b"Result" {
-            tags.result = super::dataset::parse_result(&value.decode_utf8_lossy()).ok();
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<Game, Game> {
-        ControlFlow::Continue(Game {
-            pos: tags.fen.unwrap_or_default(),
-            cands: Vec::new(),
-            result: tags.result,
-            error: tags.error,
-        })
-    }
-
-    fn san(&mut self, g: &mut Game, san: SanPlus) -> ControlFlow<Game> {
-        if g.error.is_some() {
-            return ControlFlow::Continue(());
-        }
-        match san.san.to_move(&g.pos) {
-            Ok(m) => {
-                let quiet = !g.pos.is_check() && !m.is_capture() && !m.is_promotion();
-                g.cands.push(Candidate {
-                    fen: Fen::from_position(&g.pos, EnPassantMode::Legal).to_string(),
-                    turn: g.pos.turn(),
-                    quiet,
-                    ply: g.cands.len(),
-                    score: None,
-                });
-                g.pos.play_unchecked(m);
-            }
-            Err(e) => {
-                g.error = Some(format!(
-                    "illegal move {san} at ply {}: {e}",
-                    g.cands.len() + 1
-                ))
-            }
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn comment(&mut self, g: &mut Game, c: RawComment<'_>) -> ControlFlow<Game> {
-        let text = String::from_utf8_lossy(c.as_bytes());
-        if let (Some(last), Some(s)) = (g.cands.last_mut(), parse_comment(&text)) {
-            match s {
-                CommentScore::Mate => last.quiet = false,
-                CommentScore::MoverCp(cp) => {
-                    last.score = Some(if last.turn == Color::White { cp } else { -cp })
+/// The game's quiet positions from ply `skip_plies` on, with the scores of their eval comments:
+/// a position is quiet when it is not in check and its move is neither a capture, nor a
+/// promotion, nor scored as a mate.
+fn candidates(game: &ParsedGame, skip_plies: usize) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for (ply, m) in game.moves.iter().enumerate().skip(skip_plies) {
+        let mut quiet = !m.before.is_check() && !m.mv.is_capture() && !m.mv.is_promotion();
+        let mut score = None;
+        for c in &m.comments {
+            match parse_comment(c) {
+                Some(CommentScore::Mate) => quiet = false,
+                Some(CommentScore::MoverCp(cp)) => {
+                    score = Some(if m.before.turn() == Color::White {
+                        cp
+                    } else {
+                        -cp
+                    })
                 }
-                CommentScore::WhiteCp(cp) => last.score = Some(cp),
+                Some(CommentScore::WhiteCp(cp)) => score = Some(cp),
+                None => {}
             }
         }
-        ControlFlow::Continue(())
-    }
-
-    fn outcome(&mut self, g: &mut Game, o: Outcome) -> ControlFlow<Game> {
-        if let Some(r) = outcome_to_result(o) {
-            g.result = Some(r);
+        if quiet {
+            out.push(Candidate {
+                fen: Fen::from_position(&m.before, EnPassantMode::Legal).to_string(),
+                ply,
+                score,
+            });
         }
-        ControlFlow::Continue(())
     }
-
-    fn end_game(&mut self, g: Game) -> Game {
-        g
-    }
+    out
 }
 
 /// Options of an extraction.
@@ -201,37 +115,44 @@ pub struct Summary {
 
 /// Reads every game of a PGN and returns the labelled quiet positions (not yet deduplicated
 /// across games; the caller's writer does that).
-pub fn extract<R: Read>(
+pub fn from_pgn<R: Read>(
     input: R,
     opt: &Options,
 ) -> std::io::Result<(Vec<Record>, Summary, Vec<String>)> {
-    let mut reader = Reader::new(input);
-    let mut rng = Rng::new(opt.seed);
     let mut out = Vec::new();
     let mut sum = Summary::default();
     let mut problems = Vec::new();
-    while let Some(g) = reader.read_game(&mut Collector)? {
+    for game in PgnReader::new(input) {
+        let game = game?;
         sum.games += 1;
-        let (Some(result), None) = (g.result, &g.error) else {
-            sum.bad_games += 1;
-            let why = g.error.clone().unwrap_or_else(|| "no result".into());
-            problems.push(format!("game {}: {why}", sum.games));
-            continue;
+        let outcome = match (&game.error, game.result) {
+            (Some(e), _) => Err(e.clone()),
+            (None, None) => Err("no result".to_owned()),
+            (None, Some(_)) if game.variant != Variant::Standard => {
+                Err("Chess960 (the tuner reads standard chess positions)".to_owned())
+            }
+            (None, Some(outcome)) => Ok(outcome),
         };
-        let mut keep: Vec<Candidate> = g
-            .cands
-            .into_iter()
-            .filter(|c| c.quiet && c.ply >= opt.skip_plies)
-            .collect();
+        let outcome = match outcome {
+            Ok(outcome) => outcome,
+            Err(why) => {
+                sum.bad_games += 1;
+                problems.push(format!("game {}: {why}", sum.games));
+                continue;
+            }
+        };
+        let mut keep = candidates(&game, opt.skip_plies);
         if opt.per_game > 0 && keep.len() > opt.per_game {
-            rng.shuffle(&mut keep);
+            // the harness's seeded shuffle, seeded per game by its number in the file
+            let game_seed = opt.seed ^ (sum.games as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            crate::tournament::book::shuffle(&mut keep, game_seed);
             keep.truncate(opt.per_game);
             keep.sort_by_key(|c| c.ply);
         }
         sum.positions += keep.len();
         out.extend(keep.into_iter().map(|c| Record {
             fen: c.fen,
-            result,
+            result: outcome.white_score(),
             score: c.score,
         }));
     }
@@ -288,7 +209,7 @@ mod tests {
             skip_plies: 0,
             seed: 1,
         };
-        let (recs, sum, problems) = extract(PGN.as_bytes(), &opt).unwrap();
+        let (recs, sum, problems) = from_pgn(PGN.as_bytes(), &opt).unwrap();
         assert_eq!(
             sum,
             Summary {
@@ -322,11 +243,27 @@ mod tests {
             skip_plies: 2,
             seed: 9,
         };
-        let (recs, _, _) = extract(PGN.as_bytes(), &opt).unwrap();
+        let (recs, _, _) = from_pgn(PGN.as_bytes(), &opt).unwrap();
         // game 1 keeps 2 of its 4 quiet positions from ply 2 on; game 4 keeps e4 only
         assert_eq!(recs.len(), 3);
         assert!(recs
             .iter()
             .all(|r| !r.fen.starts_with("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP")));
+    }
+
+    #[test]
+    fn chess960_games_are_skipped_with_their_number() {
+        let pgn = "[Variant \"Chess960\"]\n\
+                   [FEN \"bqnbrk1r/pppppppp/8/8/8/8/PPPPPPPP/BQNBRK1R w HEhe - 0 1\"]\n\
+                   [Result \"1-0\"]\n\n1. d4 d5 2. O-O 1-0\n";
+        let opt = Options {
+            per_game: 0,
+            skip_plies: 0,
+            seed: 1,
+        };
+        let (recs, sum, problems) = from_pgn(pgn.as_bytes(), &opt).unwrap();
+        assert!(recs.is_empty());
+        assert_eq!((sum.games, sum.bad_games), (1, 1));
+        assert!(problems[0].starts_with("game 1: Chess960"), "{problems:?}");
     }
 }
