@@ -109,7 +109,7 @@ pub fn generate(req: &Request) -> Result<Vec<String>, GenfensError> {
         Some(path) => read_book(path)?,
     };
     let (min_plies, spread) = if req.book.is_some() { (2, 2) } else { (8, 2) };
-    let mut rng = Rng::new(req.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut rng = Rng::from_seed(req.seed);
     let mut searcher = Searcher::new(8);
     let mut seen = HashSet::new();
     let mut out = Vec::with_capacity(req.count);

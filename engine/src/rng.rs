@@ -13,6 +13,13 @@ impl Rng {
         Rng(state)
     }
 
+    /// A generator for a user's seed (any value, zero included): the seed is spread over the
+    /// state's bits by the golden-ratio multiplier and made odd, so nearby seeds start far
+    /// apart and the state is never zero.
+    pub const fn from_seed(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;

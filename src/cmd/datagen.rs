@@ -126,7 +126,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             let hash = args.hash;
             s.spawn(move |_| {
                 let mut searcher = Searcher::new(hash);
-                let mut rng = Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+                let mut rng = Rng::from_seed(seed);
                 while !stop.load(Ordering::Relaxed) {
                     let recs = selfplay::play_game(&mut searcher, opt, book, &mut rng, stop);
                     if tx.send(recs).is_err() {

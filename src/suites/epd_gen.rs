@@ -93,7 +93,7 @@ pub fn random_playout_positions(
     skip_plies: usize,
     seed: u64,
 ) -> Vec<Candidate> {
-    let mut rng = sable::rng::Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut rng = sable::rng::Rng::from_seed(seed);
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     for game in 1..=games {

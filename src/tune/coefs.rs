@@ -82,7 +82,7 @@ pub(crate) mod tests {
 
     /// Positions from random games (deterministic): every phase, checks, odd material.
     pub(crate) fn random_positions(games: usize, seed: u64) -> Vec<String> {
-        let mut rng = Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let mut rng = Rng::from_seed(seed);
         let mut out = Vec::new();
         for _ in 0..games {
             let mut pos = Chess::default();
@@ -107,7 +107,7 @@ pub(crate) mod tests {
 
     /// Default weights perturbed at random, so no coefficient hides behind a zero weight.
     fn perturbed(seed: u64) -> Params {
-        let mut rng = Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let mut rng = Rng::from_seed(seed);
         let w: Vec<S> = Params::default()
             .weights()
             .iter()
