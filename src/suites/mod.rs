@@ -1,7 +1,6 @@
 //! Suite formats: EPD test suites (bm, am, id, dm, c0, c9) and perft suites; scoring.
 
 pub mod epd;
-#[allow(dead_code)] // The API `harness check` calls (src/check, the coordinator's).
 pub mod epd_embedded;
 pub mod epd_gen;
 pub mod epd_mate;

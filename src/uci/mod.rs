@@ -1,4 +1,3 @@
-#![allow(dead_code, unused_imports)] // Parts of the client API are used only by some subcommands and tests.
 //! UCI client: spawn an engine process, handshake, options, go/stop, timeouts, crash detection.
 //!
 //! ```text
@@ -17,7 +16,7 @@ pub mod log;
 pub mod reader;
 mod spec;
 
-pub use engine::{command_line, Engine, SearchResult, StartError};
+pub use engine::{command_line, Engine, StartError};
 pub use error::UciError;
 pub use info::{BestMove, Info, Score};
 pub use log::TrafficLog;

@@ -27,6 +27,7 @@ impl EngineSpec {
     }
 
     /// Adds (or replaces) a UCI option.
+    #[cfg(test)]
     pub fn option(mut self, name: &str, value: &str) -> EngineSpec {
         self.set_option(name, value);
         self
