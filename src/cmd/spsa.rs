@@ -154,7 +154,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             Some(why) => {
                 bar.finish_and_clear();
                 eprintln!("SPSA stopped in iteration {k}, no update from it: {why}");
-                return Ok(crate::cmd::match_cmd::EXIT_NO_VERDICT);
+                return Ok(crate::tournament::EXIT_NO_VERDICT);
             }
         }
         let t = outcome.pairings[0].tracker.trinomial();

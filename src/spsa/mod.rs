@@ -1,7 +1,8 @@
 //! SPSA (simultaneous perturbation stochastic approximation) as OpenBench runs it: the
 //! parameters in OpenBench's input format, its schedule for the perturbation `c` and the
 //! learning rate `r`, the perturbed pair (theta + c, theta - c) of each iteration, and the update
-//! from the pair's games. The games themselves are played by the match runner (`cmd::spsa`).
+//! from the pair's games. The games themselves are played by the match runner, in the loop of
+//! `harness spsa`.
 //!
 //! The schedule (OpenBench's `spsa_utils.py`): with N iterations, alpha 0.602, gamma 0.101 and
 //! A = 0.1 N, a parameter with final step `c_end` and final rate `r_end` has

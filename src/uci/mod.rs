@@ -20,7 +20,7 @@ pub use engine::{command_line, Engine, StartError};
 pub use error::UciError;
 pub use info::{BestMove, Info, Score};
 pub use log::TrafficLog;
-pub use spec::{EngineSpec, GoParams};
+pub use spec::{engine_spec, EngineSpec, GoParams};
 
 #[cfg(test)]
 pub(crate) mod tests;
