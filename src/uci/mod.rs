@@ -16,11 +16,11 @@ pub mod log;
 pub mod reader;
 mod spec;
 
-pub use engine::{command_line, Engine, StartError};
+pub use engine::{command_line, Engine, SearchResult, StartError};
 pub use error::UciError;
 pub use info::{BestMove, Info, Score};
 pub use log::TrafficLog;
-pub use spec::{engine_spec, EngineSpec, GoParams};
+pub use spec::{engine_spec, EngineSpec, GoParams, SpecError};
 
 #[cfg(test)]
 pub(crate) mod tests;
