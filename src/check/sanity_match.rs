@@ -19,7 +19,7 @@ pub fn run(profile: Profile) -> anyhow::Result<Verdict> {
         Profile::Standard => 10,
         Profile::Full => 50,
     };
-    let openings = default_book(2026).map_err(anyhow::Error::msg)?;
+    let openings = default_book(2026)?;
     let mut config = MatchConfig::new(vec![engine("sable-a")?, engine("sable-b")?], openings);
     config.rounds = pairs;
     config.concurrency = 2;

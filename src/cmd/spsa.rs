@@ -95,8 +95,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     if args.iterations == 0 || args.pairs_per == 0 {
         bail!("--iterations and --pairs-per must be at least 1");
     }
-    let (book, book_name) =
-        openings_from_words(&args.openings, args.seed, args.variant).map_err(anyhow::Error::msg)?;
+    let (book, book_name) = openings_from_words(&args.openings, args.seed, args.variant)?;
     let adjudication =
         adjudication(&args.draw, &args.resign, args.maxmoves).map_err(anyhow::Error::msg)?;
     let _lock = lock::acquire(&args.out, "harness spsa")?;

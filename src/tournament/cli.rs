@@ -218,8 +218,7 @@ fn config_from(
     for e in &mut engines {
         resolve_engine_revision(e, !args.quiet).map_err(anyhow::Error::msg)?;
     }
-    let (openings, book_name) =
-        openings_from_words(&args.openings, args.seed, args.variant).map_err(anyhow::Error::msg)?;
+    let (openings, book_name) = openings_from_words(&args.openings, args.seed, args.variant)?;
     if openings.is_empty() && !args.quiet {
         eprintln!("Openings: every game starts from the start position (--openings startpos)");
     }
