@@ -14,7 +14,6 @@ cd "$(dirname "$0")/.."
 ROUNDS=${1:-40}
 ORACLE=${2:-/usr/games/stockfish}
 BOOK=${BOOK:-../shared/data/books/8moves_v3.epd}
-[ -f "$BOOK" ] || BOOK=/work/shared/data/books/8moves_v3.epd
 OUT=suites/tactics.epd
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT

@@ -12,7 +12,7 @@ pub mod perft960;
 pub mod perft_referee;
 
 /// The shared reference data, for the tests that read it: `$SABLE_SHARED_DATA`, else
-/// `../shared/data` beside the checkout (as `.ci/run` has it), else `/work/shared/data`.
+/// `../shared/data` beside the checkout (as `.ci/run` has it).
 ///
 /// `None`, after printing why, when there is none (a plain clone, the GitHub workflow): the
 /// caller skips. With `SABLE_REQUIRE_SHARED_DATA` set (`.ci/run` sets it) a missing directory
@@ -29,17 +29,13 @@ pub(crate) fn shared_data() -> Option<std::path::PathBuf> {
         );
         return Some(dir);
     }
-    let candidates = [
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"),
-        PathBuf::from("/work/shared/data"),
-    ];
-    if let Some(dir) = candidates.iter().find(|d| d.is_dir()) {
-        return Some(dir.clone());
+    let beside = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
+    if beside.is_dir() {
+        return Some(beside);
     }
     let why = format!(
-        "no shared reference data in {} or {} (set SABLE_SHARED_DATA)",
-        candidates[0].display(),
-        candidates[1].display()
+        "no shared reference data in {} (set SABLE_SHARED_DATA)",
+        beside.display()
     );
     assert!(
         std::env::var_os("SABLE_REQUIRE_SHARED_DATA").is_none(),
