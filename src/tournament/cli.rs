@@ -150,7 +150,7 @@ pub fn build_config(
 /// The command-line words stored in a results file, parsed by the subcommand's own parser `P`
 /// (so `sprt` gets its bounds back), and the words themselves.
 pub fn parse_stored<P: Parser>(path: &std::path::Path) -> anyhow::Result<(P, Vec<String>)> {
-    let words = ResultsFile::load(path).map_err(anyhow::Error::msg)?.args;
+    let words = ResultsFile::load(path)?.args;
     let parsed = P::try_parse_from(&words)
         .with_context(|| format!("{}: the stored arguments do not parse", path.display()))?;
     Ok((parsed, words))
