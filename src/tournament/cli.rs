@@ -55,8 +55,8 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
     /// Pairing scheme for more than two engines.
-    #[arg(long, value_enum, default_value_t = TournamentKind::Gauntlet)]
-    pub tournament: TournamentKind,
+    #[arg(long, value_enum, default_value_t = Mode::Gauntlet)]
+    pub tournament: Mode,
     /// Draw adjudication: movenumber=N movecount=M score=CP (defaults 40, 8, 10).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub draw: Vec<String>,
@@ -110,15 +110,6 @@ pub struct MatchArgs {
     /// Event name for the PGN.
     #[arg(long, default_value = "Sable match")]
     pub event: String,
-}
-
-/// Pairing schemes.
-#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TournamentKind {
-    /// The first engine plays each of the others.
-    Gauntlet,
-    /// Every engine plays every other.
-    Roundrobin,
 }
 
 /// Re-parses stored command-line words (for `--resume`).
@@ -233,10 +224,7 @@ fn config_from(
     cfg.rounds = args.rounds.or(default_rounds).unwrap_or(1);
     cfg.games_per_round = args.games;
     cfg.concurrency = args.concurrency;
-    cfg.mode = match args.tournament {
-        TournamentKind::Gauntlet => Mode::Gauntlet,
-        TournamentKind::Roundrobin => Mode::RoundRobin,
-    };
+    cfg.mode = args.tournament;
     cfg.adjudication =
         adjudication(&args.draw, &args.resign, args.maxmoves).map_err(anyhow::Error::msg)?;
     cfg.recover = args.recover;
