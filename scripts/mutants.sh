@@ -31,9 +31,9 @@ groups=("$@")
 [ ${#groups[@]} -eq 0 ] && groups=(stats check tally time see trace)
 for g in "${groups[@]}"; do
   case $g in
-    stats) run stats sable-harness 'src/stats/*.rs' -- --bin harness -- stats:: ;;
-    check) run check sable-harness 'src/check/*.rs' -- --bin harness -- check:: ;;
-    tally) run tally sable-harness 'src/tournament/tally.rs' -- --bin harness -- tournament:: ;;
+    stats) run stats sable-harness 'src/stats/*.rs' -- --lib -- stats:: ;;
+    check) run check sable-harness 'src/check/*.rs' -- --lib -- check:: ;;
+    tally) run tally sable-harness 'src/tournament/tally.rs' -- --lib -- tournament:: ;;
     time) run time sable 'engine/src/search/time.rs' -- --lib -- search::time ;;
     see) run see sable 'engine/src/search/see.rs' -- --lib -- see ;;
     trace) run trace sable 'engine/src/eval/trace.rs' -- --test eval ;;

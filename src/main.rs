@@ -1,21 +1,8 @@
 //! `harness`: perft suites, tactical EPD suites, SPRT matches and Texel tuning for chess engines.
-
-mod check;
-mod cmd;
-mod datagen;
-mod game;
-mod report;
-mod spsa;
-mod stats;
-mod suites;
-mod tournament;
-mod tune;
-mod uci;
-
-#[cfg(test)]
-mod hostile_input;
+//! The command line only: the subcommands are in the library (`sable_harness::cmd`).
 
 use clap::{Parser, Subcommand};
+use sable_harness::cmd;
 
 /// Test harness for chess engines: move generation, tactics, matches and SPRT, tuning.
 #[derive(Parser, Debug)]

@@ -7,8 +7,27 @@ pub mod signature;
 pub mod steps;
 pub mod tactics;
 
+use crate::uci::EngineSpec;
 use serde::Serialize;
 use std::time::{Duration, Instant};
+
+/// The engine the gate plays (tactics step, sanity match): this very binary's hidden
+/// `harness engine` subcommand, not the `sable` binary that ships.
+///
+/// Why not the shipped binary: the setup command of the README, `cargo run --release -- check`,
+/// builds only the harness, so a `sable` binary may be missing or, worse, stale (built from an
+/// older tree), and the gate would then judge the wrong engine. `harness engine` runs
+/// `sable::uci::Uci::new().run()`, the very library entry point that `engine/src/main.rs` runs
+/// for the `sable` binary, compiled from the same tree as the rest of the gate; the two
+/// binaries differ only in their `main`, which the gate does not test.
+pub fn sable_engine_spec(name: &str) -> anyhow::Result<EngineSpec> {
+    let exe = std::env::current_exe()?;
+    let mut spec = EngineSpec::new(exe.to_string_lossy());
+    spec.args = vec!["engine".into()];
+    spec.name = Some(name.into());
+    spec.options = vec![("Hash".into(), "16".into())];
+    Ok(spec)
+}
 
 /// How thorough a check run is; each step scales its work by it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]

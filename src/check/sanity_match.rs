@@ -6,7 +6,6 @@ use super::{Profile, Verdict};
 use crate::game::{Adjudication, DrawRule, Limits, ResignRule, TimeControl};
 use crate::tournament::book::{default_book, DEFAULT_BOOK_PATH};
 use crate::tournament::{run_match, EngineConfig, MatchConfig, MatchOutcome};
-use crate::uci::EngineSpec;
 
 /// Time control of the sanity match: fast, but with room for a busy 2-core CI machine.
 const TC: &str = "2+0.02";
@@ -20,7 +19,7 @@ pub fn run(profile: Profile) -> anyhow::Result<Verdict> {
         Profile::Standard => 10,
         Profile::Full => 50,
     };
-    let openings = default_book(2026).map_err(anyhow::Error::msg)?;
+    let openings = default_book(2026)?;
     let mut config = MatchConfig::new(vec![engine("sable-a")?, engine("sable-b")?], openings);
     config.rounds = pairs;
     config.concurrency = 2;
@@ -81,19 +80,9 @@ fn match_verdict(outcome: &MatchOutcome) -> Verdict {
     }
 }
 
-/// Sable as run by this very binary (`harness engine`), so no separate build is needed.
-pub fn self_engine_spec(name: &str) -> anyhow::Result<EngineSpec> {
-    let exe = std::env::current_exe()?;
-    let mut spec = EngineSpec::new(exe.to_string_lossy());
-    spec.args = vec!["engine".into()];
-    spec.name = Some(name.into());
-    spec.options = vec![("Hash".into(), "16".into())];
-    Ok(spec)
-}
-
-/// A sanity-match participant: this binary's sable at the check's time control.
+/// A sanity-match participant: sable at the check's time control.
 fn engine(name: &str) -> anyhow::Result<EngineConfig> {
-    let spec = self_engine_spec(name)?;
+    let spec = super::sable_engine_spec(name)?;
     let tc: TimeControl = TC
         .parse()
         .map_err(|e| anyhow::anyhow!("bad time control {TC}: {e:?}"))?;

@@ -3,10 +3,13 @@
 
 use super::signature;
 use super::{run_step, Profile, StepOutcome, Verdict};
-use crate::suites::perft::{default_suite, PerftCase, DEFAULT_MAX_DEPTH};
+use crate::suites::perft::{default_suite, run_with_progress, PerftCase, DEFAULT_MAX_DEPTH};
 use crate::suites::perft960::chess960_suite;
 use crate::suites::perft_referee::{cross_check, random_positions};
 use std::path::Path;
+
+/// The steps of the gate, in the order they run.
+pub const STEPS: &[&str] = &["perft", "perft960", "bench", "tactics", "match"];
 
 /// Runs the named step under the profile.
 pub fn run(step: &str, profile: Profile) -> StepOutcome {
@@ -76,7 +79,7 @@ fn perft960(profile: Profile) -> anyhow::Result<Verdict> {
 
 /// Runs a perft suite: whether it passed, a one-line summary and one line per failure.
 fn run_perft_suite(cases: &[PerftCase], max_depth: u32) -> (bool, String, Vec<String>) {
-    let report = crate::cmd::perft::run_with_progress("check", cases, max_depth);
+    let report = run_with_progress("check", cases, max_depth);
     let details = report
         .failures()
         .filter_map(|c| {

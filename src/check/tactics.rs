@@ -10,7 +10,7 @@ use crate::suites::epd_run::Status;
 
 /// Runs every check plan; fails when any suite's solved count fell past its tolerance.
 pub fn run(profile: Profile) -> anyhow::Result<Verdict> {
-    let engine = super::sanity_match::self_engine_spec("sable")?;
+    let engine = super::sable_engine_spec("sable")?;
     let mut outcomes = Vec::new();
     for plan in plans_for(profile) {
         let (report, diff) = run_check_plan(plan, &engine, 2)?;

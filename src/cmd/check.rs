@@ -1,11 +1,9 @@
 //! `harness check`: the regression gate (see [`crate::check`]).
 
+use crate::check::steps::STEPS;
 use crate::check::{self, Profile, StepOutcome};
 use anyhow::Context;
 use std::path::PathBuf;
-
-/// The steps of the gate, in the order they run.
-pub const STEPS: &[&str] = &["perft", "perft960", "bench", "tactics", "match"];
 
 /// Options of `harness check`.
 #[derive(clap::Args, Debug)]

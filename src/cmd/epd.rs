@@ -9,7 +9,7 @@ use crate::suites::epd_report::{
     compare_baseline, csv_rows, failures, read_csv, summary, write_csv,
 };
 use crate::suites::epd_run::{run_epd, EpdConfig, Limit};
-use crate::uci::EngineSpec;
+use crate::uci::engine_spec;
 
 /// Options of this subcommand.
 #[derive(clap::Args, Debug)]
@@ -55,23 +55,6 @@ pub struct Args {
     /// Do not list the failed positions.
     #[arg(long)]
     pub no_failures: bool,
-}
-
-/// Turns `--engine` and `--option` into an engine spec.
-pub fn engine_spec(engine: &str, options: &[String]) -> anyhow::Result<EngineSpec> {
-    let mut words = engine.split_whitespace().map(str::to_string);
-    let cmd = words
-        .next()
-        .ok_or_else(|| anyhow::anyhow!("--engine is empty"))?;
-    let mut spec = EngineSpec::new(cmd);
-    spec.args = words.collect();
-    for opt in options {
-        let (name, value) = opt
-            .split_once('=')
-            .ok_or_else(|| anyhow::anyhow!("--option '{opt}': expected Name=Value"))?;
-        spec.set_option(name.trim(), value.trim());
-    }
-    Ok(spec)
 }
 
 /// Runs the subcommand; returns the process exit code.

@@ -6,9 +6,8 @@
 //! The output keeps the input's order, and is written a chunk at a time: an interrupted run
 //! re-started with the same command skips the positions already in OUT and goes on.
 
-use crate::cmd::epd::engine_spec;
 use crate::tune::dataset::{self, Record};
-use crate::uci::{Engine, EngineSpec, GoParams, Info, Score};
+use crate::uci::{engine_spec, Engine, EngineSpec, GoParams, Info, Score};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fs::OpenOptions;

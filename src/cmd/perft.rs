@@ -3,7 +3,7 @@
 //! regenerate the built-in suite.
 
 use crate::suites::perft::{
-    default_suite, parallel_perft, parse_suite, run_suite, CaseResult, PerftCase, SuiteReport,
+    default_suite, parallel_perft, parse_suite, run_with_progress, PerftCase, SuiteReport,
     DEFAULT_MAX_DEPTH, DEFAULT_SUITE_NAME,
 };
 use crate::suites::perft960::{chess960_suite, generate_960_suite, CHESS960_SUITE_NAME};
@@ -110,21 +110,6 @@ fn load_suites(files: &[PathBuf]) -> anyhow::Result<Vec<(String, Vec<PerftCase>)
             Ok((name.clone(), parse_suite(&text, &name)?))
         })
         .collect()
-}
-
-/// Runs one suite with a progress bar on stderr.
-pub fn run_with_progress(name: &str, cases: &[PerftCase], max_depth: u32) -> SuiteReport {
-    let bar = ProgressBar::new(cases.len() as u64).with_style(
-        ProgressStyle::with_template(
-            "{prefix} [{bar:30}] {pos}/{len} positions, {elapsed} (eta {eta})",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .progress_chars("=> "),
-    );
-    bar.set_prefix(format!("perft {name}"));
-    let report = run_suite(cases, max_depth, &|_: &CaseResult| bar.inc(1));
-    bar.finish_and_clear();
-    report
 }
 
 fn print_report(name: &str, report: &SuiteReport, failures_only: bool) {

@@ -1,9 +1,10 @@
 //! `harness sprt`: a match between two engines that stops when the GSPRT decides.
 
-use super::match_cmd::{self, build_config, check_two_engines, print_final};
 use crate::stats::{chart::sprt_chart, Decision, Model, Sprt};
+use crate::tournament::cli::{build_config, parse_stored, resumed_config, MatchArgs};
 use crate::tournament::config::Stop;
-use crate::tournament::{interrupt, run_match};
+use crate::tournament::report::{print_final, print_speed};
+use crate::tournament::{interrupt, run_match, MatchConfig, EXIT_NO_VERDICT};
 use clap::Parser;
 use std::path::PathBuf;
 
@@ -11,7 +12,7 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
-    match_args: match_cmd::Args,
+    match_args: MatchArgs,
     /// Elo under H0 (in the model's scale).
     #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
     elo0: f64,
@@ -46,9 +47,9 @@ struct Stored {
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let (args, mut cfg) = match &args.match_args.resume {
         Some(path) => {
-            let (old, words) = match_cmd::parse_stored::<Stored>(path)?;
+            let (old, words) = parse_stored::<Stored>(path)?;
             let old = old.args;
-            let cfg = match_cmd::resumed_config(
+            let cfg = resumed_config(
                 old.match_args,
                 &args.match_args,
                 "sprt",
@@ -76,7 +77,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let start = std::time::Instant::now();
     let outcome = run_match(&cfg)?;
     print_final(&cfg, &outcome);
-    match_cmd::print_speed(&outcome, start.elapsed());
+    print_speed(&outcome, start.elapsed());
     if !outcome.history.is_empty() {
         let title = format!("{} vs {}", outcome.names[0], outcome.names[1]);
         sprt_chart(&outcome.history, &sprt, &title, &args.plot)?;
@@ -89,7 +90,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         }
         Some(_) => {
             println!("SPRT: no verdict");
-            return Ok(match_cmd::EXIT_NO_VERDICT);
+            return Ok(EXIT_NO_VERDICT);
         }
         None => {}
     }
@@ -100,4 +101,15 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         Decision::AcceptH0 => 1,
         Decision::Continue => 3,
     })
+}
+
+/// An SPRT compares two engines; `--engine` can name more, which clap cannot forbid.
+fn check_two_engines(cfg: &MatchConfig) -> anyhow::Result<()> {
+    if cfg.engines.len() != 2 {
+        anyhow::bail!(
+            "an SPRT needs exactly two engines (got {})",
+            cfg.engines.len()
+        );
+    }
+    Ok(())
 }

@@ -4,18 +4,21 @@
 //! `harness match`), then moves theta. One CSV row per iteration is the record and the resume
 //! file; `--plot` draws every parameter's path.
 
-use crate::game::{Opening, Variant};
+use crate::game::Variant;
 use crate::report::plot::{write_svg, LineChart};
-use crate::spsa::{format_value, parse_input, perturb, update, Param, Schedule};
+use crate::spsa::defaults::write_rust_defaults;
+use crate::spsa::{
+    format_value, history, iteration_openings, params_from_engine, parse_input, perturb, update,
+    Param, Schedule,
+};
 use crate::tournament::book::openings_from_words;
 use crate::tournament::config::Stop;
 use crate::tournament::engine_args::{adjudication, engine_from_words};
 use crate::tournament::revision::resolve_engine_revision;
-use crate::tournament::{interrupt, lock, run_match, EngineConfig, MatchConfig};
+use crate::tournament::{interrupt, lock, run_match, MatchConfig};
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Options of this subcommand.
 #[derive(clap::Args, Debug)]
@@ -90,19 +93,18 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
                 .with_context(|| format!("cannot read {}", path.display()))?;
             parse_input(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
         }
-        None => params_from_engine(&engine)?,
+        None => params_from_engine(&engine.spec)?,
     };
     if args.iterations == 0 || args.pairs_per == 0 {
         bail!("--iterations and --pairs-per must be at least 1");
     }
-    let (book, book_name) =
-        openings_from_words(&args.openings, args.seed, args.variant).map_err(anyhow::Error::msg)?;
+    let (book, book_name) = openings_from_words(&args.openings, args.seed, args.variant)?;
     let adjudication =
         adjudication(&args.draw, &args.resign, args.maxmoves).map_err(anyhow::Error::msg)?;
     let _lock = lock::acquire(&args.out, "harness spsa")?;
     let mut done = 0;
     if args.resume {
-        done = resume_from(&args.out, &mut params)?;
+        done = history::resume(&args.out, &mut params)?;
     } else if args.out.exists() {
         bail!(
             "{} already holds an SPSA run; it is never overwritten. Continue it with --resume, \
@@ -110,7 +112,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             args.out.display()
         );
     } else {
-        write_header(&args.out, &params)?;
+        history::create(&args.out, &params)?;
     }
     let start_values: Vec<f64> = params.iter().map(|p| p.value).collect();
     let schedule = Schedule::new(args.iterations);
@@ -129,7 +131,10 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         };
         let dev = side("theta+c", d.iter().map(|x| x.dev).collect());
         let base = side("theta-c", d.iter().map(|x| x.base).collect());
-        let mut cfg = MatchConfig::new(vec![dev, base], openings_for(&book, k, args.pairs_per));
+        let mut cfg = MatchConfig::new(
+            vec![dev, base],
+            iteration_openings(&book, k, args.pairs_per),
+        );
         cfg.book_name = book_name.clone();
         cfg.rounds = args.pairs_per;
         cfg.concurrency = args.concurrency;
@@ -154,12 +159,12 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             Some(why) => {
                 bar.finish_and_clear();
                 eprintln!("SPSA stopped in iteration {k}, no update from it: {why}");
-                return Ok(crate::cmd::match_cmd::EXIT_NO_VERDICT);
+                return Ok(crate::tournament::EXIT_NO_VERDICT);
             }
         }
         let t = outcome.pairings[0].tracker.trinomial();
         update(&mut params, &d, t.wins as f64 - t.losses as f64);
-        append_row(&args.out, k, [t.wins, t.losses, t.draws], &params)?;
+        history::append_row(&args.out, k, [t.wins, t.losses, t.draws], &params)?;
         bar.inc(1);
         bar.set_message(summary_message(&params));
     }
@@ -169,102 +174,6 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     }
     finish(&args, &params, &start_values)?;
     Ok(0)
-}
-
-/// The SPSA input the engine prints with `spsa` (a tuning build of sable does).
-fn params_from_engine(engine: &EngineConfig) -> anyhow::Result<Vec<Param>> {
-    let out = std::process::Command::new(&engine.spec.cmd)
-        .args(&engine.spec.args)
-        .arg("spsa")
-        .output()
-        .with_context(|| format!("cannot run `{} spsa`", engine.spec.cmd))?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    if !out.status.success() || text.trim().is_empty() {
-        bail!(
-            "`{} spsa` listed no parameters ({}); build the tuning build (`make -C engine \
-             EXE=sable-tune TUNE=1`) or give --params FILE",
-            engine.spec.cmd,
-            String::from_utf8_lossy(&out.stderr).trim()
-        );
-    }
-    parse_input(&text).map_err(|e| anyhow::anyhow!("`{} spsa`: {e}", engine.spec.cmd))
-}
-
-/// The `pairs` openings of iteration `k`: the book read on from where the last iteration
-/// stopped, so that iterations do not replay each other's openings.
-fn openings_for(book: &[Opening], k: u32, pairs: u32) -> Vec<Opening> {
-    if book.is_empty() {
-        return Vec::new();
-    }
-    let first = (k as usize - 1) * pairs as usize;
-    (0..pairs as usize)
-        .map(|i| book[(first + i) % book.len()].clone())
-        .collect()
-}
-
-fn header(params: &[Param]) -> String {
-    let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
-    format!("iteration,wins,losses,draws,{}", names.join(","))
-}
-
-fn write_header(path: &Path, params: &[Param]) -> anyhow::Result<()> {
-    std::fs::write(path, format!("{}\n", header(params)))
-        .with_context(|| format!("cannot write {}", path.display()))
-}
-
-fn append_row(path: &Path, k: u32, wld: [u64; 3], params: &[Param]) -> anyhow::Result<()> {
-    let values: Vec<String> = params.iter().map(|p| format!("{:.6}", p.value)).collect();
-    let line = format!(
-        "{k},{},{},{},{}\n",
-        wld[0],
-        wld[1],
-        wld[2],
-        values.join(",")
-    );
-    let mut f = std::fs::OpenOptions::new()
-        .append(true)
-        .open(path)
-        .with_context(|| format!("cannot open {}", path.display()))?;
-    f.write_all(line.as_bytes())
-        .and_then(|_| f.flush())
-        .with_context(|| format!("writing {}", path.display()))
-}
-
-/// Reads a run's CSV: the values after its last complete row, and that row's iteration. A row
-/// cut short by a kill is ignored (that iteration is played again).
-fn resume_from(path: &Path, params: &mut [Param]) -> anyhow::Result<u32> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut lines = text.lines();
-    let want = header(params);
-    if lines.next() != Some(want.as_str()) {
-        bail!(
-            "{}: recorded for other parameters (its header is not `{want}`)",
-            path.display()
-        );
-    }
-    let rows = text.lines().count() - 1;
-    let mut done = 0;
-    for (i, line) in lines.enumerate() {
-        let fields: Vec<&str> = line.split(',').collect();
-        let complete = i + 1 < rows || text.ends_with('\n');
-        let parsed: Option<Vec<f64>> = fields
-            .iter()
-            .skip(4)
-            .map(|f| f.parse::<f64>().ok())
-            .collect();
-        match (fields.first().and_then(|f| f.parse::<u32>().ok()), parsed) {
-            (Some(k), Some(values)) if values.len() == params.len() && k == done + 1 => {
-                for (p, v) in params.iter_mut().zip(values) {
-                    p.value = v;
-                }
-                done = k;
-            }
-            _ if !complete => break,
-            _ => bail!("{}:{}: not an SPSA row: `{line}`", path.display(), i + 2),
-        }
-    }
-    Ok(done)
 }
 
 fn progress(args: &Args, done: u32) -> ProgressBar {
@@ -306,7 +215,7 @@ fn finish(args: &Args, params: &[Param], start: &[f64]) -> anyhow::Result<()> {
             format_value(p, *s)
         );
     }
-    let paths = read_paths(&args.out, params.len())?;
+    let paths = history::read_paths(&args.out, params.len());
     if !paths.is_empty() {
         let charts: Vec<LineChart> = params
             .iter()
@@ -323,136 +232,8 @@ fn finish(args: &Args, params: &[Param], start: &[f64]) -> anyhow::Result<()> {
         println!("Paths: {}", args.plot.display());
     }
     if let Some(path) = &args.emit_rust {
-        emit_rust(path, params)?;
+        write_rust_defaults(path, params)?;
         println!("Defaults written to {}", path.display());
     }
     Ok(())
-}
-
-fn read_paths(path: &Path, n: usize) -> anyhow::Result<Vec<(u32, Vec<f64>)>> {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    Ok(text
-        .lines()
-        .skip(1)
-        .filter_map(|l| {
-            let f: Vec<&str> = l.split(',').collect();
-            let k = f.first()?.parse().ok()?;
-            let v: Option<Vec<f64>> = f.iter().skip(4).map(|x| x.parse().ok()).collect();
-            v.filter(|v| v.len() == n).map(|v| (k, v))
-        })
-        .collect())
-}
-
-/// Rewrites the defaults in a `search_params!` table: each line `func: "Name" = D in ...` of a
-/// tuned parameter gets the tuned value (rounded), everything else stays as it is.
-fn emit_rust(path: &Path, params: &[Param]) -> anyhow::Result<()> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut out = String::with_capacity(text.len());
-    let mut found = 0;
-    for line in text.split_inclusive('\n') {
-        let replaced = params.iter().find_map(|p| {
-            let key = format!("\"{}\" = ", p.name);
-            let at = line.find(&key)? + key.len();
-            let end = at + line[at..].find(" in ")?;
-            Some(format!(
-                "{}{}{}",
-                &line[..at],
-                format_value(p, p.value),
-                &line[end..]
-            ))
-        });
-        if replaced.is_some() {
-            found += 1;
-        }
-        out.push_str(replaced.as_deref().unwrap_or(line));
-    }
-    if found != params.len() {
-        bail!(
-            "{}: found {found} of the {} parameters as `\"Name\" = value in ...` lines",
-            path.display(),
-            params.len()
-        );
-    }
-    let tmp = path.with_extension("rs.tmp");
-    std::fs::write(&tmp, out).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn params() -> Vec<Param> {
-        parse_input("A, int, 80, 30, 200, 8, 0.002\nB, float, 0.5, 0, 1, 0.05, 0.002\n").unwrap()
-    }
-
-    #[test]
-    fn the_csv_resumes_from_its_last_complete_row() {
-        let path = std::env::temp_dir().join(format!("sable-spsa-{}.csv", std::process::id()));
-        let mut ps = params();
-        write_header(&path, &ps).unwrap();
-        ps[0].value = 81.5;
-        append_row(&path, 1, [2, 1, 5], &ps).unwrap();
-        ps[0].value = 82.25;
-        append_row(&path, 2, [1, 1, 6], &ps).unwrap();
-        let mut text = std::fs::read_to_string(&path).unwrap();
-        text.push_str("3,1,0,7,83.0"); // killed while writing row 3
-        std::fs::write(&path, &text).unwrap();
-        let mut fresh = params();
-        assert_eq!(resume_from(&path, &mut fresh).unwrap(), 2);
-        assert_eq!(fresh[0].value, 82.25);
-        assert_eq!(read_paths(&path, 2).unwrap().len(), 2);
-        // Other parameters: refused.
-        let mut other = parse_input("C, int, 1, 0, 2, 1, 0.002\n").unwrap();
-        assert!(resume_from(&path, &mut other)
-            .unwrap_err()
-            .to_string()
-            .contains("other parameters"));
-        std::fs::remove_file(&path).ok();
-    }
-
-    #[test]
-    fn rust_defaults_are_rewritten_in_place() {
-        let path = std::env::temp_dir().join(format!("sable-emit-{}.rs", std::process::id()));
-        std::fs::write(
-            &path,
-            "search_params! {\n    /// doc\n    a: \"A\" = 80 in 30..=200, c_end 8.0;\n    b: \"B\" = 1 in 0..=1, c_end 1.0;\n}\n",
-        )
-        .unwrap();
-        let mut ps =
-            parse_input("A, int, 80, 30, 200, 8, 0.002\nB, int, 1, 0, 1, 1, 0.002\n").unwrap();
-        ps[0].value = 96.6;
-        emit_rust(&path, &ps).unwrap();
-        let text = std::fs::read_to_string(&path).unwrap();
-        assert!(
-            text.contains("a: \"A\" = 97 in 30..=200, c_end 8.0;"),
-            "{text}"
-        );
-        assert!(text.contains("b: \"B\" = 1 in 0..=1"), "{text}");
-        assert!(text.contains("/// doc"));
-        let missing = parse_input("Z, int, 1, 0, 2, 1, 0.002\n").unwrap();
-        assert!(emit_rust(&path, &missing).is_err());
-        std::fs::remove_file(&path).ok();
-    }
-
-    #[test]
-    fn iterations_read_the_book_on() {
-        let book: Vec<Opening> = (0..5)
-            .map(|i| Opening {
-                origin: Some(format!("line {i}")),
-                ..Opening::default()
-            })
-            .collect();
-        let o = |k| {
-            openings_for(&book, k, 2)
-                .iter()
-                .map(|o| o.origin.clone().unwrap())
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(o(1), ["line 0", "line 1"]);
-        assert_eq!(o(2), ["line 2", "line 3"]);
-        assert_eq!(o(3), ["line 4", "line 0"]);
-        assert!(openings_for(&[], 1, 2).is_empty());
-    }
 }

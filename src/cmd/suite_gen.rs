@@ -3,12 +3,12 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use crate::cmd::epd::engine_spec;
 use crate::suites::epd_gen::{
     analyse_all, collect_positions, epd_line, keep, random_playout_positions, verify_mate,
     CollectOptions, Selection,
 };
 use crate::suites::epd_run::Limit;
+use crate::uci::engine_spec;
 
 /// Options of this subcommand.
 #[derive(clap::Args, Debug)]

@@ -1,5 +1,4 @@
 //! One game: referee (shakmaty), clocks, adjudication, PGN record.
-#![allow(dead_code, unused_imports)] // Wired into the tournament runner step by step.
 //!
 //! [`play_game`] takes two [`Player`]s, an [`Opening`] and [`GameSettings`] and always returns a
 //! [`GameRecord`]: engine failures become lost games with a [`Fault`] and a reason.
@@ -16,7 +15,7 @@ pub mod variant;
 pub use adjudication::{Adjudication, DrawRule, ResignRule};
 pub use play::{play_game, GameSettings, NotPlayed, Opening};
 pub use player::Player;
-pub use record::{Fault, FaultKind, GameRecord, MoveRecord, Outcome, Termination};
+pub use record::{Fault, FaultKind, GameRecord, Outcome};
 pub use tc::{Limits, TimeControl};
 pub use variant::Variant;
 

@@ -1,5 +1,6 @@
 //! Games between faulty engines: every failure ends the game with the right loser and reason.
 
+use super::record::Termination;
 use super::*;
 use crate::uci::tests::faulty;
 use std::time::Duration;

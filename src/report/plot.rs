@@ -8,9 +8,6 @@
 //! chart.write("loss.svg")?;
 //! ```
 
-// Used by the SPRT chart now and by the tuner later; parts are unused until then.
-#![allow(dead_code)]
-
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -51,8 +48,8 @@ pub struct RefLine {
     pub label: String,
 }
 
-/// A line chart; build it with the chained methods and render with [`LineChart::to_svg`] or
-/// [`LineChart::write`].
+/// A line chart; build it with the chained methods and write it with [`LineChart::write`] (or
+/// several stacked in one picture with [`write_svg`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct LineChart {
     /// Title above the plot.
@@ -119,6 +116,7 @@ impl LineChart {
     }
 
     /// The chart as a standalone SVG document.
+    #[cfg(test)]
     pub fn to_svg(&self) -> String {
         stack_svg(std::slice::from_ref(self))
     }

@@ -1,7 +1,9 @@
 //! SPSA (simultaneous perturbation stochastic approximation) as OpenBench runs it: the
 //! parameters in OpenBench's input format, its schedule for the perturbation `c` and the
 //! learning rate `r`, the perturbed pair (theta + c, theta - c) of each iteration, and the update
-//! from the pair's games. The games themselves are played by the match runner (`cmd::spsa`).
+//! from the pair's games. The games themselves are played by the match runner, in the loop of
+//! `harness spsa`; [`history`] is the run's record and resume file, [`defaults`] writes the
+//! tuned values back into the engine's source.
 //!
 //! The schedule (OpenBench's `spsa_utils.py`): with N iterations, alpha 0.602, gamma 0.101 and
 //! A = 0.1 N, a parameter with final step `c_end` and final rate `r_end` has
@@ -9,6 +11,12 @@
 //! `r_k = r_end c_end^2 (A + N)^alpha / (A + k)^alpha / c_k^2` at iteration k (1-based), and is
 //! updated by `theta += r_k c_k (wins - losses) flip`, clipped to its range.
 
+pub mod defaults;
+pub mod history;
+
+use crate::game::Opening;
+use crate::uci::EngineSpec;
+use anyhow::{bail, Context};
 use sable::rng::Rng;
 use std::fmt;
 
@@ -202,6 +210,37 @@ pub fn format_value(p: &Param, v: f64) -> String {
     } else {
         format!("{}", v.round() as i64)
     }
+}
+
+/// The SPSA input the engine prints with `spsa` (a tuning build of sable does).
+pub fn params_from_engine(engine: &EngineSpec) -> anyhow::Result<Vec<Param>> {
+    let out = std::process::Command::new(&engine.cmd)
+        .args(&engine.args)
+        .arg("spsa")
+        .output()
+        .with_context(|| format!("cannot run `{} spsa`", engine.cmd))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() || text.trim().is_empty() {
+        bail!(
+            "`{} spsa` listed no parameters ({}); build the tuning build (`make -C engine \
+             EXE=sable-tune TUNE=1`) or give --params FILE",
+            engine.cmd,
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+    }
+    parse_input(&text).map_err(|e| anyhow::anyhow!("`{} spsa`: {e}", engine.cmd))
+}
+
+/// The `pairs` openings of iteration `k`: the book read on from where the last iteration
+/// stopped, so that iterations do not replay each other's openings.
+pub fn iteration_openings(book: &[Opening], k: u32, pairs: u32) -> Vec<Opening> {
+    if book.is_empty() {
+        return Vec::new();
+    }
+    let first = (k as usize - 1) * pairs as usize;
+    (0..pairs as usize)
+        .map(|i| book[(first + i) % book.len()].clone())
+        .collect()
 }
 
 #[cfg(test)]

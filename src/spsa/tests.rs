@@ -141,3 +141,23 @@ fn openbench_input_parses_and_bad_lines_name_their_number() {
     assert!(parse_input(twice).unwrap_err().cause.contains("twice"));
     assert!(parse_input("\n# nothing\n").is_err());
 }
+
+#[test]
+fn iterations_read_the_book_on() {
+    let book: Vec<Opening> = (0..5)
+        .map(|i| Opening {
+            origin: Some(format!("line {i}")),
+            ..Opening::default()
+        })
+        .collect();
+    let o = |k| {
+        iteration_openings(&book, k, 2)
+            .iter()
+            .map(|o| o.origin.clone().unwrap())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(o(1), ["line 0", "line 1"]);
+    assert_eq!(o(2), ["line 2", "line 3"]);
+    assert_eq!(o(3), ["line 4", "line 0"]);
+    assert!(iteration_openings(&[], 1, 2).is_empty());
+}

@@ -17,15 +17,6 @@ pub enum GameResult {
 }
 
 impl GameResult {
-    /// The result seen from the other engine.
-    pub fn flipped(self) -> GameResult {
-        match self {
-            GameResult::Win => GameResult::Loss,
-            GameResult::Draw => GameResult::Draw,
-            GameResult::Loss => GameResult::Win,
-        }
-    }
-
     /// Points for engine 1 in half points: win 2, draw 1, loss 0.
     fn half_points(self) -> usize {
         match self {
@@ -196,11 +187,13 @@ impl PairTracker {
     }
 
     /// Complete pairs with one win and one loss.
+    #[cfg(test)]
     pub fn wl_pairs(&self) -> u64 {
         self.wl_pairs
     }
 
     /// Complete pairs with two draws.
+    #[cfg(test)]
     pub fn dd_pairs(&self) -> u64 {
         self.dd_pairs
     }
@@ -211,6 +204,7 @@ impl PairTracker {
     }
 
     /// Pairs of which only one game has finished.
+    #[cfg(test)]
     pub fn pending_pairs(&self) -> usize {
         self.pending.len()
     }
@@ -297,6 +291,5 @@ mod tests {
         assert_eq!(Pentanomial([0, 0, 0, 1, 0]).pairs_ratio(), f64::INFINITY);
         assert_eq!(Trinomial::default().draw_ratio(), 0.0);
         assert_eq!(Trinomial::new(1, 1, 2).draw_ratio(), 0.5);
-        assert_eq!(Win.flipped(), Loss);
     }
 }

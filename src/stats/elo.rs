@@ -4,8 +4,11 @@ use statrs::distribution::{ContinuousCDF, Normal};
 
 use super::pdf::{Pdf, ScoreCounts};
 
-/// z-score of a two-sided 95 % confidence interval.
-pub const Z95: f64 = 1.959_963_984_540_054;
+/// z-score of a two-sided 95 % confidence interval: the standard normal's 97.5 % quantile
+/// (1.959964).
+pub fn z95() -> f64 {
+    Normal::standard().inverse_cdf(0.975)
+}
 
 /// Scale between a normalized score difference and nElo: 800 / ln 10.
 pub const NELO_SCALE: f64 = 800.0 / std::f64::consts::LN_10;
@@ -64,16 +67,17 @@ pub fn elo_report<C: ScoreCounts>(counts: &C) -> EloReport {
     let score = pdf.mean();
     let var = pdf.variance();
     let se = (var / pdf.n).sqrt();
+    let z = z95();
     let elo = Estimate {
         value: score_to_elo(score),
-        error: (score_to_elo(score + Z95 * se) - score_to_elo(score - Z95 * se)) / 2.0,
+        error: (score_to_elo(score + z * se) - score_to_elo(score - z * se)) / 2.0,
     };
     // Standard deviation of one game's score: a pair's variance covers two games.
     let games_per_unit = if C::PAIRED { 2.0 } else { 1.0 };
     let sigma_game = (games_per_unit * var).sqrt();
     let nelo = Estimate {
         value: (score - 0.5) / sigma_game * NELO_SCALE,
-        error: Z95 * se / sigma_game * NELO_SCALE,
+        error: z * se / sigma_game * NELO_SCALE,
     };
     EloReport {
         score,
@@ -101,6 +105,11 @@ mod tests {
     // test case is named at each). fastchess's `Stats(ll, ld, wl, dd, wd, ww)` keeps WL and DD
     // apart: our middle count is their sum. Its checks use doctest's `Approx(..).epsilon(0.01)`,
     // a relative tolerance of 1 %; we hold every value to 0.01 absolute (the score to 0.001).
+
+    #[test]
+    fn z95_is_the_two_sided_95_percent_z_score() {
+        close(z95(), 1.959_963_984_540_054, 1e-12);
+    }
 
     #[test]
     fn trinomial_vector_76_89_123() {

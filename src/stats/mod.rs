@@ -7,9 +7,6 @@
 //! - [`chart`]: the SVG picture of an SPRT ([`sprt_chart`]).
 //! - [`interim`]: the fastchess-style [`InterimReport`] and the [`SprtPoint`] history.
 
-// Parts of the API serve the match runner (branch `match`) before it is merged.
-#![allow(dead_code, unused_imports)]
-
 pub mod chart;
 pub mod counts;
 pub mod elo;
@@ -17,9 +14,8 @@ pub mod interim;
 mod pdf;
 pub mod sprt;
 
-pub use chart::{sprt_chart, sprt_charts};
 pub use counts::{GameResult, PairTracker, Pentanomial, Trinomial};
-pub use elo::{elo_report, EloReport, Estimate};
+pub use elo::elo_report;
 pub use interim::{InterimReport, SprtPoint};
 pub use pdf::ScoreCounts;
-pub use sprt::{Bounds, Decision, Model, Sprt, SprtError};
+pub use sprt::{Decision, Model, Sprt};

@@ -16,11 +16,6 @@ pub trait ScoreCounts {
 
     /// The outcomes' scores in [0, 1], in the same order as [`ScoreCounts::counts`].
     fn scores(&self) -> &'static [f64];
-
-    /// Number of units (games or pairs).
-    fn units(&self) -> u64 {
-        self.counts().iter().sum()
-    }
 }
 
 impl ScoreCounts for Trinomial {

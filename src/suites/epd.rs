@@ -121,7 +121,7 @@ impl EpdPosition {
     }
 
     /// The value of the first operation with this opcode, operands joined by spaces.
-    #[allow(dead_code)] // A reader API for suites with extra opcodes; tests use it.
+    #[cfg(test)]
     pub fn operation(&self, opcode: &str) -> Option<String> {
         self.operations
             .iter()

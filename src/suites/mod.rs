@@ -1,7 +1,6 @@
 //! Suite formats: EPD test suites (bm, am, id, dm, c0, c9) and perft suites; scoring.
 
 pub mod epd;
-#[allow(dead_code)] // The API `harness check` calls (src/check, the coordinator's).
 pub mod epd_embedded;
 pub mod epd_gen;
 pub mod epd_mate;
@@ -13,7 +12,7 @@ pub mod perft960;
 pub mod perft_referee;
 
 /// The shared reference data, for the tests that read it: `$SABLE_SHARED_DATA`, else
-/// `../shared/data` beside the workspace root (as `.ci/run` has it).
+/// `../shared/data` beside the checkout (as `.ci/run` has it).
 ///
 /// `None`, after printing why, when there is none (a plain clone, the GitHub workflow): the
 /// caller skips. With `SABLE_REQUIRE_SHARED_DATA` set (`.ci/run` sets it) a missing directory
@@ -30,13 +29,13 @@ pub(crate) fn shared_data() -> Option<std::path::PathBuf> {
         );
         return Some(dir);
     }
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
-    if dir.is_dir() {
-        return Some(dir);
+    let beside = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
+    if beside.is_dir() {
+        return Some(beside);
     }
     let why = format!(
         "no shared reference data in {} (set SABLE_SHARED_DATA)",
-        dir.display()
+        beside.display()
     );
     assert!(
         std::env::var_os("SABLE_REQUIRE_SHARED_DATA").is_none(),

@@ -17,12 +17,13 @@ pub struct EngineConfig {
     pub limits: Limits,
 }
 
-/// Who plays whom when there are more than two engines.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Who plays whom when there are more than two engines (`--tournament`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Mode {
     /// The first engine plays each of the others.
     Gauntlet,
     /// Every engine plays every other.
+    #[value(name = "roundrobin")]
     RoundRobin,
 }
 

@@ -1,10 +1,10 @@
 //! Scheduler: openings, game pairs with colours swapped, concurrency, results file and resume.
-//! Parts serve only `harness check` and tests.
 //!
 //! [`run_match`] is the library entry point (used by `harness match`, `harness sprt` and the
 //! sanity match of `harness check`).
 
 pub mod book;
+pub mod cli;
 pub mod compare;
 pub mod config;
 pub mod engine_args;
@@ -20,6 +20,10 @@ mod tally;
 
 pub use config::{EngineConfig, MatchConfig, MatchOutcome, Mode};
 pub use runner::run_match;
+
+/// Exit code of a run stopped by a broken setup or faulty engines: no verdict. Distinct from
+/// the SPRT's 0 (H1), 1 (H0) and 3 (no decision yet), and from 2 (bad command line).
+pub const EXIT_NO_VERDICT: i32 = 4;
 
 #[cfg(test)]
 mod tests;

@@ -1,7 +1,7 @@
 //! What the runner shows: the progress bar, per-game lines, fastchess-style interim reports,
-//! and summaries for the results file.
+//! summaries for the results file, and the final report of a match.
 
-use super::config::{MatchConfig, MatchOutcome, PairingResult};
+use super::config::{MatchConfig, MatchOutcome, PairingResult, Stop};
 use super::resume::{FaultSummary, PairingSummary};
 use super::schedule::GameJob;
 use crate::game::GameRecord;
@@ -171,5 +171,105 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+/// CPU seconds (user + system) used by this process itself, engines excluded (Linux /proc).
+fn own_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which is in parentheses and may contain spaces).
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_ascii_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0) // USER_HZ is 100 on Linux.
+}
+
+/// Games per minute and the runner's own CPU time.
+pub fn print_speed(o: &MatchOutcome, wall: std::time::Duration) {
+    let wall = wall.as_secs_f64().max(1e-9);
+    // games loaded by --resume were played by an earlier run, not in this wall time
+    let played = (o.games - o.resumed) as f64;
+    print!("Wall {wall:.1} s, {:.1} games/min", played * 60.0 / wall);
+    if let Some(cpu) = own_cpu_seconds() {
+        let per_game = if played > 0.0 {
+            1000.0 * cpu / played
+        } else {
+            0.0
+        };
+        print!(
+            ", runner CPU {cpu:.2} s ({per_game:.1} ms/game, {:.2} % of wall)",
+            100.0 * cpu / wall
+        );
+    }
+    println!();
+}
+
+/// The final report: every pairing in the fastchess layout, faults, and speed.
+pub fn print_final(cfg: &MatchConfig, o: &MatchOutcome) {
+    if o.games > 0 {
+        print!("{}", interim(cfg, o));
+    }
+    for c in super::compare::challengers(o) {
+        println!("{c}");
+    }
+    for (i, f) in o.faults.iter().enumerate() {
+        if f.total() > 0 {
+            let games = o.engine_games.get(i).copied().unwrap_or(0);
+            println!(
+                "{}: {} crashes, {} time losses, {} illegal moves, {} disconnects ({:.1} % of its {games} games)",
+                o.names[i],
+                f.crashes,
+                f.time_losses,
+                f.illegal_moves,
+                f.disconnects,
+                100.0 * f.total() as f64 / games.max(1) as f64
+            );
+        }
+    }
+    for (i, share) in o.fault_shares_over(&cfg.fault_rules) {
+        println!(
+            "Warning: {} faulted in {:.1} % of its games (--max-fault-share {:.1} %): its results \
+             measure its faults, not its chess",
+            o.names[i],
+            100.0 * share,
+            100.0 * cfg.fault_rules.max_share
+        );
+    }
+    if o.repeated_games > 0 {
+        println!(
+            "Warning: {} games repeated an earlier game move for move (deterministic limits and \
+             repeated openings): they are not independent, so the error bars are too narrow",
+            o.repeated_games
+        );
+    }
+    if o.late_games > 0 {
+        println!(
+            "{} game(s) in flight when the run stopped were recorded; they did not change its outcome",
+            o.late_games
+        );
+    }
+    match &o.stopped {
+        Some(Stop::Interrupted) => println!("Stopped: {}", Stop::Interrupted),
+        Some(why) => println!("Stopped, no verdict: {why}"),
+        None => {}
+    }
+    println!("Finished {} of {} games", o.games, o.scheduled);
+    let kind = if cfg.sprt.is_some() { "sprt" } else { "match" };
+    match &cfg.results {
+        Some(path) if path.exists() => {
+            println!("Results: {}", path.display());
+            let how = match &o.stopped {
+                Some(Stop::Interrupted) => "To continue",
+                Some(_) => "To continue once the engines are mended",
+                None => "",
+            };
+            if o.games < o.scheduled && !how.is_empty() {
+                println!("{how}: harness {kind} --resume {}", path.display());
+            }
+        }
+        _ if o.stopped.is_some() && o.games == 0 => {
+            println!("Nothing was played or written: mend the setup and run the command again");
+        }
+        _ => {}
     }
 }

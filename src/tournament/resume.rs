@@ -5,7 +5,67 @@
 
 use crate::game::{Fault, GameRecord, Outcome};
 use serde::{Deserialize, Serialize};
-use std::path::Path;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Why a results file or its journal could not be read or written: the file (with the line)
+/// and the cause.
+#[derive(Debug)]
+pub enum ResultsError {
+    /// Reading or writing the file failed.
+    Io {
+        /// The file.
+        file: PathBuf,
+        /// What the operating system said.
+        cause: std::io::Error,
+    },
+    /// The file is not a results file.
+    NotResults {
+        /// The file.
+        file: PathBuf,
+        /// Why its JSON does not parse as one.
+        cause: serde_json::Error,
+    },
+    /// A journal line that is no game (other than a last line cut short by a kill).
+    JournalLine {
+        /// The journal.
+        file: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// Why the line does not parse as a game.
+        cause: serde_json::Error,
+    },
+    /// Appending to the journal failed.
+    JournalWrite(std::io::Error),
+    /// A game or the summary could not be encoded as JSON.
+    Encode(serde_json::Error),
+}
+
+impl fmt::Display for ResultsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ResultsError::Io { file, cause } => write!(f, "{}: {cause}", file.display()),
+            ResultsError::NotResults { file, cause } => {
+                write!(f, "{}: not a results file: {cause}", file.display())
+            }
+            ResultsError::JournalLine { file, line, cause } => {
+                write!(f, "{}:{line}: {cause}", file.display())
+            }
+            ResultsError::JournalWrite(cause) => write!(f, "writing the journal: {cause}"),
+            ResultsError::Encode(cause) => write!(f, "{cause}"),
+        }
+    }
+}
+
+impl std::error::Error for ResultsError {}
+
+/// The [`ResultsError::Io`] of `file`.
+fn io_error(file: &Path) -> impl Fn(std::io::Error) -> ResultsError + '_ {
+    move |cause| ResultsError::Io {
+        file: file.to_owned(),
+        cause,
+    }
+}
 
 /// One finished game as stored in the results file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -158,11 +218,11 @@ pub fn journal_path(results: &Path) -> std::path::PathBuf {
 
 /// Reads a journal. A last line cut short by a kill is skipped; any other bad line is an error
 /// naming the line.
-pub fn read_journal(path: &Path) -> Result<Vec<GameEntry>, String> {
+pub fn read_journal(path: &Path) -> Result<Vec<GameEntry>, ResultsError> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+        Err(e) => return Err(io_error(path)(e)),
     };
     let lines: Vec<&str> = text.lines().collect();
     let mut games = Vec::with_capacity(lines.len());
@@ -173,36 +233,44 @@ pub fn read_journal(path: &Path) -> Result<Vec<GameEntry>, String> {
         match serde_json::from_str(line) {
             Ok(g) => games.push(g),
             Err(_) if i + 1 == lines.len() && !text.ends_with('\n') => break,
-            Err(e) => return Err(format!("{}:{}: {e}", path.display(), i + 1)),
+            Err(e) => {
+                return Err(ResultsError::JournalLine {
+                    file: path.to_owned(),
+                    line: i + 1,
+                    cause: e,
+                })
+            }
         }
     }
     Ok(games)
 }
 
 /// Appends one game to the journal and flushes it to the operating system.
-pub fn append_journal(file: &mut std::fs::File, entry: &GameEntry) -> Result<(), String> {
+pub fn append_journal(file: &mut std::fs::File, entry: &GameEntry) -> Result<(), ResultsError> {
     use std::io::Write;
-    let mut line = serde_json::to_string(entry).map_err(|e| e.to_string())?;
+    let mut line = serde_json::to_string(entry).map_err(ResultsError::Encode)?;
     line.push('\n');
     file.write_all(line.as_bytes())
         .and_then(|_| file.flush())
-        .map_err(|e| format!("writing the journal: {e}"))
+        .map_err(ResultsError::JournalWrite)
 }
 
 impl ResultsFile {
     /// Reads a results file.
-    pub fn load(path: &Path) -> Result<ResultsFile, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        serde_json::from_str(&text)
-            .map_err(|e| format!("{}: not a results file: {e}", path.display()))
+    pub fn load(path: &Path) -> Result<ResultsFile, ResultsError> {
+        let text = std::fs::read_to_string(path).map_err(io_error(path))?;
+        serde_json::from_str(&text).map_err(|e| ResultsError::NotResults {
+            file: path.to_owned(),
+            cause: e,
+        })
     }
 
     /// Writes the file atomically (temporary file + rename), so a kill never leaves half a file.
-    pub fn save(&self, path: &Path) -> Result<(), String> {
+    pub fn save(&self, path: &Path) -> Result<(), ResultsError> {
         let tmp = path.with_extension("json.tmp");
-        let text = serde_json::to_string_pretty(self).map_err(|e| e.to_string())?;
-        std::fs::write(&tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))?;
-        std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+        let text = serde_json::to_string_pretty(self).map_err(ResultsError::Encode)?;
+        std::fs::write(&tmp, text).map_err(io_error(&tmp))?;
+        std::fs::rename(&tmp, path).map_err(io_error(path))
     }
 }
 
@@ -255,10 +323,16 @@ mod tests {
         let games = read_journal(&journal).unwrap();
         assert_eq!(games.iter().map(|g| g.id).collect::<Vec<_>>(), [3, 4]);
         std::fs::write(&journal, "garbage\n{}\n").unwrap();
-        assert!(read_journal(&journal).unwrap_err().contains(":1:"));
+        let err = read_journal(&journal).unwrap_err();
+        assert!(
+            matches!(err, ResultsError::JournalLine { line: 1, .. }),
+            "{err}"
+        );
+        assert!(err.to_string().contains(":1:"));
         std::fs::write(&path, "{ nope").unwrap();
         assert!(ResultsFile::load(&path)
             .unwrap_err()
+            .to_string()
             .contains("not a results file"));
         std::fs::remove_dir_all(&dir).ok();
     }

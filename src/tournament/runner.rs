@@ -84,7 +84,7 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
             .results
             .as_ref()
             .context("--resume needs a results file")?;
-        let old = ResultsFile::load(path).map_err(anyhow::Error::msg)?;
+        let old = ResultsFile::load(path)?;
         // More games than recorded means `--rounds` extended the run; the schedule is
         // round by round, so the games already played keep their ids.
         if old.scheduled > jobs.len() as u64 || old.engines != names {
@@ -96,7 +96,7 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
                 jobs.len()
             );
         }
-        for entry in read_journal(&journal_path(path)).map_err(anyhow::Error::msg)? {
+        for entry in read_journal(&journal_path(path))? {
             if done.insert(entry.id) {
                 state.apply(cfg, &entry);
                 state.outcome.resumed += 1;
@@ -180,7 +180,7 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
             }
             state.apply(cfg, &entry);
             if let Some(journal) = state.journal.as_mut() {
-                append_journal(journal, &entry).map_err(anyhow::Error::msg)?;
+                append_journal(journal, &entry)?;
             }
             if let Some(path) = &cfg.results {
                 state.save(cfg, path)?;

@@ -41,7 +41,7 @@ impl Tally {
         self.file.faults = report::fault_summaries(o);
         self.file.fault_rules = Some(cfg.fault_rules);
         self.file.repeated_games = o.repeated_games;
-        self.file.save(path).map_err(anyhow::Error::msg)
+        Ok(self.file.save(path)?)
     }
 
     /// Counts one finished game (new or loaded by resume). Once the run is decided or stopped,

@@ -1,13 +1,13 @@
 //! One running engine process and the UCI conversation with it.
 
-use super::info::{BestMove, Info};
 use super::log::{Direction, OutputTail, Tap, TrafficLog};
 use super::reader::{self, Event};
 use super::spec::{EngineSpec, GoParams};
 use super::UciError;
+use super::{BestMove, Info};
 use std::io::Write;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -20,8 +20,9 @@ pub struct Engine {
     rx: Receiver<Event>,
     name: String,
     id_name: Option<String>,
-    id_author: Option<String>,
     options: Vec<String>,
+    /// The reader's count of dropped `info` lines (only the tests read it).
+    #[cfg(test)]
     dropped: Arc<AtomicU64>,
     exited: Option<String>,
     tap: Tap,
@@ -154,8 +155,8 @@ impl Engine {
             rx,
             name: spec.display_name(),
             id_name: None,
-            id_author: None,
             options: Vec::new(),
+            #[cfg(test)]
             dropped,
             exited: None,
             tap,
@@ -186,11 +187,6 @@ impl Engine {
         self.tap.tail.clone()
     }
 
-    /// The operating system's process id.
-    pub fn pid(&self) -> u32 {
-        self.child.id()
-    }
-
     fn handshake(&mut self, timeout: Duration) -> Result<(), UciError> {
         self.send("uci")?;
         let deadline = Instant::now() + timeout;
@@ -200,8 +196,6 @@ impl Engine {
                 return Ok(());
             } else if let Some(rest) = line.strip_prefix("id name ") {
                 self.id_name = Some(rest.trim().to_owned());
-            } else if let Some(rest) = line.strip_prefix("id author ") {
-                self.id_author = Some(rest.trim().to_owned());
             } else if let Some(rest) = line.strip_prefix("option name ") {
                 let name = rest.split(" type ").next().unwrap_or(rest).trim();
                 self.options.push(name.to_owned());
@@ -219,19 +213,15 @@ impl Engine {
         self.id_name.as_deref()
     }
 
-    /// The engine's `id author`, if it sent one.
-    pub fn id_author(&self) -> Option<&str> {
-        self.id_author.as_deref()
-    }
-
     /// Names of the options the engine declared during the handshake.
     pub fn declared_options(&self) -> &[String] {
         &self.options
     }
 
     /// How many `info` lines were thrown away because the engine wrote faster than it was read.
+    #[cfg(test)]
     pub fn dropped_info_lines(&self) -> u64 {
-        self.dropped.load(Ordering::Relaxed)
+        self.dropped.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Sends one raw command line.
@@ -378,6 +368,7 @@ impl Engine {
     }
 
     /// Whether the process is still running.
+    #[cfg(test)]
     pub fn is_alive(&mut self) -> bool {
         self.exit_status().is_none()
     }

@@ -33,15 +33,3 @@ impl fmt::Display for UciError {
 }
 
 impl std::error::Error for UciError {}
-
-impl UciError {
-    /// A short tag for results files and counters: `spawn`, `crash`, `timeout` or `protocol`.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            UciError::Spawn { .. } => "spawn",
-            UciError::Crashed(_) => "crash",
-            UciError::Timeout(_) => "timeout",
-            UciError::Protocol(_) => "protocol",
-        }
-    }
-}

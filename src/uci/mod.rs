@@ -1,4 +1,3 @@
-#![allow(dead_code, unused_imports)] // Parts of the client API are used only by some subcommands and tests.
 //! UCI client: spawn an engine process, handshake, options, go/stop, timeouts, crash detection.
 //!
 //! ```text
@@ -21,7 +20,7 @@ pub use engine::{command_line, Engine, SearchResult, StartError};
 pub use error::UciError;
 pub use info::{BestMove, Info, Score};
 pub use log::TrafficLog;
-pub use spec::{EngineSpec, GoParams};
+pub use spec::{engine_spec, EngineSpec, GoParams, SpecError};
 
 #[cfg(test)]
 pub(crate) mod tests;

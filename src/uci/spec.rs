@@ -1,5 +1,6 @@
 //! What to run and how to ask it to search: [`EngineSpec`] and [`GoParams`].
 
+use std::fmt;
 use std::path::PathBuf;
 
 /// How to start one engine: command, arguments, display name, working directory, UCI options.
@@ -27,6 +28,7 @@ impl EngineSpec {
     }
 
     /// Adds (or replaces) a UCI option.
+    #[cfg(test)]
     pub fn option(mut self, name: &str, value: &str) -> EngineSpec {
         self.set_option(name, value);
         self
@@ -55,6 +57,42 @@ impl EngineSpec {
             .unwrap_or_else(|| self.cmd.clone())
     }
 }
+
+/// The spec of an engine given on a command line: `engine` is the program followed by its
+/// arguments ("sable" or "/path/engine -x"), `options` are `Name=Value` UCI options.
+pub fn engine_spec(engine: &str, options: &[String]) -> Result<EngineSpec, SpecError> {
+    let mut words = engine.split_whitespace().map(str::to_string);
+    let cmd = words.next().ok_or(SpecError::EmptyCommand)?;
+    let mut spec = EngineSpec::new(cmd);
+    spec.args = words.collect();
+    for opt in options {
+        let (name, value) = opt
+            .split_once('=')
+            .ok_or_else(|| SpecError::BadOption(opt.clone()))?;
+        spec.set_option(name.trim(), value.trim());
+    }
+    Ok(spec)
+}
+
+/// Why [`engine_spec`] refused its words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SpecError {
+    /// The engine's command line has no program.
+    EmptyCommand,
+    /// An option without `=` between its name and value.
+    BadOption(String),
+}
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SpecError::EmptyCommand => write!(f, "--engine is empty"),
+            SpecError::BadOption(opt) => write!(f, "--option '{opt}': expected Name=Value"),
+        }
+    }
+}
+
+impl std::error::Error for SpecError {}
 
 /// The limits of one search, as sent in `go`. Times are in milliseconds.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -38,7 +38,6 @@ fn handshake_options_and_a_search() {
     let spec = faulty(&["--name", "Rando"]).option("Hash", "8");
     let mut e = Engine::start(&spec, 5 * SEC).unwrap();
     assert_eq!(e.name(), "Rando");
-    assert_eq!(e.id_author(), Some("Sable test suite"));
     assert_eq!(e.declared_options(), ["Hash", "Threads"]);
     e.new_game().unwrap();
     e.is_ready(SEC).unwrap();
