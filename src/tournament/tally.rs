@@ -255,6 +255,37 @@ mod tests {
     }
 
     #[test]
+    fn the_saved_summary_holds_the_games_the_decision_and_each_engines_games() {
+        let cfg = sprt_config();
+        let mut s = state(&cfg);
+        let mut id = 0;
+        while !s.finished() {
+            s.apply(&cfg, &entry(id, 0.0, false));
+            id += 1;
+        }
+        let dir = std::env::temp_dir().join(format!("sable-tally-save-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("run.json");
+        s.save(&cfg, &path).unwrap();
+        let saved = ResultsFile::load(&path).unwrap();
+        std::fs::remove_dir_all(&dir).ok();
+        assert_eq!(saved.finished, id);
+        assert_eq!(
+            saved.decision.as_deref(),
+            Some(Decision::AcceptH0.to_string().as_str())
+        );
+        assert_eq!(saved.stopped, None);
+        assert_eq!(saved.pairings.len(), 1);
+        let games: Vec<(&str, u64, u64)> = saved
+            .faults
+            .iter()
+            .map(|f| (f.engine.as_str(), f.games, f.crashes))
+            .collect();
+        assert_eq!(games, [("dev", id, 0), ("base", id, 0)]);
+        assert!(saved.fault_rules.is_some());
+    }
+
+    #[test]
     fn a_bound_reached_through_faults_gives_no_verdict() {
         let mut cfg = sprt_config();
         cfg.fault_rules.max_consecutive = 0;

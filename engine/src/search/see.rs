@@ -204,7 +204,10 @@ mod tests {
         // takes back.
         assert_eq!(see_of("4k3/8/4n3/8/3pN3/8/8/3R3K w - - 0 1", "d1d4"), P - R);
         // The same on a diagonal: the knight on d7 stands between its king and a white knight.
-        assert_eq!(see_of("4k3/3n4/8/1N2p3/8/8/8/4RK2 w - - 0 1", "e1e5"), P - R);
+        assert_eq!(
+            see_of("4k3/3n4/8/1N2p3/8/8/8/4RK2 w - - 0 1", "e1e5"),
+            P - R
+        );
         // Two black pieces between the king and the rook on e1: neither is pinned.
         assert_eq!(
             see_of("4k3/4p3/4n3/8/3p4/8/8/3RR2K w - - 0 1", "d1d4"),
