@@ -216,17 +216,22 @@ mod tests {
         }
     }
 
+    /// Dev loses pair after pair until the run is over (H0 accepted); the games played.
+    fn lose_until_h0(cfg: &MatchConfig, s: &mut Tally) -> u64 {
+        let mut id = 0;
+        while !s.finished() {
+            s.apply(cfg, &entry(id, 0.0, false));
+            id += 1;
+            assert!(id < 1000, "H0 never accepted");
+        }
+        id
+    }
+
     #[test]
     fn the_verdict_that_stops_the_run_is_the_verdict_reported() {
         let cfg = sprt_config();
         let mut s = state(&cfg);
-        let mut id = 0;
-        // Dev loses pair after pair until H0 is accepted.
-        while !s.finished() {
-            s.apply(&cfg, &entry(id, 0.0, false));
-            id += 1;
-            assert!(id < 1000, "H0 never accepted");
-        }
+        let mut id = lose_until_h0(&cfg, &mut s);
         assert_eq!(s.outcome.decision, Some(Decision::AcceptH0));
         let history = s.outcome.history.len();
         // Games in flight at that moment, all won by dev, would pull the LLR back inside the
@@ -258,11 +263,7 @@ mod tests {
     fn the_saved_summary_holds_the_games_the_decision_and_each_engines_games() {
         let cfg = sprt_config();
         let mut s = state(&cfg);
-        let mut id = 0;
-        while !s.finished() {
-            s.apply(&cfg, &entry(id, 0.0, false));
-            id += 1;
-        }
+        let id = lose_until_h0(&cfg, &mut s);
         let dir = std::env::temp_dir().join(format!("sable-tally-save-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("run.json");
