@@ -1,11 +1,15 @@
 //! A small dependency-free SVG line chart: named series, shaded bands and labelled horizontal
 //! reference lines, with "nice" axis ticks. Used for the SPRT picture and the tuner's loss curve.
 //!
-//! ```ignore
+//! ```no_run
+//! use sable_harness::report::plot::LineChart;
+//! # fn main() -> anyhow::Result<()> {
 //! let chart = LineChart::new("Loss", "epoch", "MSE")
 //!     .series("train", vec![(0.0, 0.10), (1.0, 0.08)])
 //!     .ref_line(0.09, "baseline");
 //! chart.write("loss.svg")?;
+//! # Ok(())
+//! # }
 //! ```
 
 use std::fmt::Write as _;
