@@ -247,18 +247,25 @@ fn mle_t_value(pdf: &Pdf, t: f64) -> Vec<f64> {
             break;
         };
         let next = reweight(&pdf.p, &phi, theta);
-        let change = next
-            .iter()
-            .zip(&current.p)
-            .map(|(x, y)| (x - y).abs())
-            .fold(0.0, f64::max);
+        let done = converged(&next, &current.p);
         best = next.clone();
         current = pdf.with_probabilities(next);
-        if change < 1e-9 {
+        if done {
             break;
         }
     }
     best
+}
+
+/// The fixed point is reached: no probability moved by 1e-9. Only an early exit: ten rounds
+/// reach the same fit.
+fn converged(next: &[f64], current: &[f64]) -> bool {
+    let change = next
+        .iter()
+        .zip(current)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max);
+    change < 1e-9
 }
 
 /// p_i / (1 + theta phi_i).
@@ -272,18 +279,13 @@ fn reweight(p: &[f64], phi: &[f64], theta: f64) -> Vec<f64> {
 /// Solves sum p_i phi_i / (1 + theta phi_i) = 0 for theta in (-1/max phi, -1/min phi), where
 /// the left side decreases from +inf to -inf; `None` when phi does not change sign.
 fn solve_secular(p: &[f64], phi: &[f64]) -> Option<f64> {
-    let max = phi.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let min = phi.iter().copied().fold(f64::INFINITY, f64::min);
-    if !(max > 0.0 && min < 0.0) {
-        return None;
-    }
+    let (mut lo, mut hi) = poles(phi)?;
     let f = |theta: f64| -> f64 {
         p.iter()
             .zip(phi)
             .map(|(p, f)| p * f / (1.0 + theta * f))
             .sum()
     };
-    let (mut lo, mut hi) = (-1.0 / max, -1.0 / min);
     // Bisection on the open interval: midpoints never touch the poles at the ends.
     for _ in 0..200 {
         let mid = 0.5 * (lo + hi);
@@ -297,6 +299,17 @@ fn solve_secular(p: &[f64], phi: &[f64]) -> Option<f64> {
         }
     }
     Some(0.5 * (lo + hi))
+}
+
+/// The poles (-1/max phi, -1/min phi) that bracket the secular equation's root; `None` unless
+/// phi takes both signs strictly (a phi that only touches zero puts a pole at infinity).
+fn poles(phi: &[f64]) -> Option<(f64, f64)> {
+    let max = phi.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let min = phi.iter().copied().fold(f64::INFINITY, f64::min);
+    if !(max > 0.0 && min < 0.0) {
+        return None;
+    }
+    Some((-1.0 / max, -1.0 / min))
 }
 
 #[cfg(test)]
@@ -502,5 +515,20 @@ mod tests {
                 "{t:?}"
             );
         }
+    }
+
+    /// The secular equation's root lies strictly between the poles -1/max phi and -1/min phi,
+    /// so phi must take both signs strictly; a phi that only touches zero has no root there
+    /// (and the interval would run to infinity). Roots checked by hand: p = (1/2, 1/2) with
+    /// phi = (1, -1) is solved by theta = 0; p = (1/4, 3/4), phi = (1, -1) by theta = -1/2
+    /// (1/4 / (1/2) = 3/4 / (3/2)).
+    #[test]
+    fn secular_root_only_when_phi_changes_sign() {
+        assert_eq!(solve_secular(&[0.5, 0.5], &[0.0, -1.0]), None);
+        assert_eq!(solve_secular(&[0.5, 0.5], &[1.0, 0.0]), None);
+        assert_eq!(solve_secular(&[0.5, 0.5], &[1.0, 2.0]), None);
+        let root = |p: &[f64]| solve_secular(p, &[1.0, -1.0]).unwrap();
+        close(root(&[0.5, 0.5]), 0.0, 1e-12);
+        close(root(&[0.25, 0.75]), -0.5, 1e-12);
     }
 }
