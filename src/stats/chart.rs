@@ -58,7 +58,8 @@ pub fn sprt_chart(
     write_svg(&sprt_charts(history, sprt, title), path)
 }
 
-/// At most `max` points of `history`, evenly spaced, first and last included.
+/// At most `max` points of `history`, evenly spaced, first and last included (a `max` below 2
+/// cannot hold both ends: the history is kept whole).
 fn thin(history: &[SprtPoint], max: usize) -> Vec<SprtPoint> {
     let n = history.len();
     if n <= max || max < 2 {
@@ -113,6 +114,13 @@ mod tests {
         assert_eq!(elo.bands[0].points.len(), 980);
         assert_eq!(elo.series[0].points.len(), 980);
         assert_eq!(elo.ref_lines.len(), 3);
+        // The band is the estimate plus and minus its error bar, point by point.
+        let (last, band) = (&h[1499], elo.bands[0].points[979]);
+        assert_eq!(
+            band,
+            (3000.0, last.elo - last.elo_error, last.elo + last.elo_error)
+        );
+        assert!(last.elo_error > 0.0);
         let path = std::env::temp_dir().join(format!("sable-sprt-{}.svg", std::process::id()));
         sprt_chart(&h, &sprt, "dev vs base", &path).unwrap();
         let svg = std::fs::read_to_string(&path).unwrap();
@@ -137,6 +145,19 @@ mod tests {
         let h = history(3, &sprt);
         let [llr, _] = sprt_charts(&h, &sprt, "t");
         assert_eq!(llr.series[0].points.len(), 3);
+    }
+
+    #[test]
+    fn thinning_keeps_both_ends_evenly_spaced() {
+        let sprt = Sprt::new(0.0, 2.0, 0.05, 0.05, Model::Normalized).unwrap();
+        let h = history(10, &sprt);
+        let games = |points: Vec<SprtPoint>| points.iter().map(|p| p.games).collect::<Vec<_>>();
+        // Pair i ends at game 2 (i + 1); picks i * 9 / (max - 1).
+        assert_eq!(games(thin(&h, 2)), [2, 20]);
+        assert_eq!(games(thin(&h, 4)), [2, 8, 14, 20]);
+        assert_eq!(games(thin(&h, 10)), games(h.clone()));
+        assert_eq!(games(thin(&h, 1)), games(h.clone()));
+        assert_eq!(games(thin(&h, 0)), games(h));
     }
 
     /// A deterministic pseudo-random stream in [0, 1) (64-bit LCG), so the test is repeatable.
