@@ -131,8 +131,7 @@ fn names_file_and_line(err: &str, file: &str, text: &str) {
 }
 
 fn temp_file(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sable-hostile-input-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::test_dir("hostile-input");
     // One file per test thread: the tests run in parallel, the cases of one test in turn.
     let path = dir.join(format!("{name}-{:?}", std::thread::current().id()));
     std::fs::write(&path, text).unwrap();

@@ -19,3 +19,12 @@ pub mod uci;
 
 #[cfg(test)]
 mod hostile_input;
+
+/// A scratch folder for one unit test's files, `sable-NAME-PID` under the system's temporary
+/// folder, created if missing (not emptied: tests sharing a name may run at once).
+#[cfg(test)]
+pub(crate) fn test_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("sable-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}

@@ -84,8 +84,7 @@ mod tests {
 
     #[test]
     fn appends_dedups_and_resumes() {
-        let dir = std::env::temp_dir().join(format!("sable-labels-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::test_dir("labels");
         let p = dir.join("d.csv");
         let a = Record {
             fen: "8/8/8/8/8/8/4k3/4K3 w - - 0 1".into(),

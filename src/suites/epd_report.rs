@@ -316,8 +316,7 @@ mod tests {
         let mut r = row("ECM", "ECM.001", 1);
         r.points = Some(46);
         r.expected = "bm f7+, \"quoted\"".into();
-        let dir = std::env::temp_dir().join(format!("epd-csv-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::test_dir("epd-csv");
         let path = dir.join("r.csv");
         write_csv(&path, &[r.clone(), row("x", "y", 0)]).unwrap();
         assert_eq!(read_csv(&path).unwrap(), [r, row("x", "y", 0)]);

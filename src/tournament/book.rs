@@ -469,8 +469,7 @@ mod tests {
 
     #[test]
     fn pgn_books_take_the_first_plies() {
-        let dir = std::env::temp_dir().join(format!("sable-book-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::test_dir("book");
         let path = dir.join("b.pgn");
         std::fs::write(
             &path,

@@ -66,8 +66,7 @@ mod tests {
 
     #[test]
     fn a_second_run_on_the_same_file_is_refused_until_the_first_ends() {
-        let dir = std::env::temp_dir().join(format!("sable-lock-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::test_dir("lock");
         let results = dir.join("r.json");
         let first = acquire(&results, "harness match --rounds 9").unwrap();
         let err = acquire(&results, "harness match").unwrap_err().to_string();

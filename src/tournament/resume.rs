@@ -280,8 +280,7 @@ mod tests {
 
     #[test]
     fn saves_and_loads_and_rejects_garbage() {
-        let dir = std::env::temp_dir().join(format!("sable-resume-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::test_dir("resume");
         let path = dir.join("r.json");
         let entry = GameEntry {
             id: 3,

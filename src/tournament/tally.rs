@@ -264,8 +264,7 @@ mod tests {
         let cfg = sprt_config();
         let mut s = state(&cfg);
         let id = lose_until_h0(&cfg, &mut s);
-        let dir = std::env::temp_dir().join(format!("sable-tally-save-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::test_dir("tally-save");
         let path = dir.join("run.json");
         s.save(&cfg, &path).unwrap();
         let saved = ResultsFile::load(&path).unwrap();

@@ -75,8 +75,7 @@ fn without_recover_a_crash_stops_the_match() {
 
 #[test]
 fn an_engine_that_cannot_start_stops_the_run_before_any_game() {
-    let dir = std::env::temp_dir().join(format!("sable-setup-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::test_dir("setup");
     let results = dir.join("r.json");
     let _ = std::fs::remove_file(&results);
     let engines = vec![engine(&[], "A"), engine(&["--exit-before-uciok", "1"], "B")];

@@ -253,8 +253,7 @@ mod tests {
         let truth = [100.0, 300.0, 320.0, 500.0, 900.0];
         let train = material_dataset(&truth, 4000, 1.0);
         let valid = material_dataset(&truth, 10, 1.0);
-        let dir = std::env::temp_dir().join(format!("sable-tune-test-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::test_dir("tune-test");
         let ck = dir.join("ck.json");
         let mut cfg = Config {
             epochs: 300,
