@@ -89,7 +89,7 @@ impl Player {
     pub fn output_tail(&self) -> Vec<String> {
         match (&self.engine, &self.last_tail, &self.start_error) {
             (Some(e), _, _) => e.output_tail(),
-            (None, Some(t), _) => t.final_lines(Duration::from_millis(300)),
+            (None, Some(t), _) => t.lines(),
             (None, None, Some(e)) => e.output.clone(),
             (None, None, None) => Vec::new(),
         }

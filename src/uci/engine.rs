@@ -1,15 +1,12 @@
 //! One running engine process and the UCI conversation with it.
 
 use super::log::{Direction, OutputTail, Tap, TrafficLog};
-use super::reader::{self, Event};
+use super::reader::{Next, Pipes};
 use super::spec::{EngineSpec, GoParams};
 use super::UciError;
 use super::{BestMove, Info};
 use std::io::Write;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::AtomicU64;
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// A started engine that has completed the `uci`/`uciok` handshake and answered `isready`.
@@ -17,13 +14,11 @@ use std::time::{Duration, Instant};
 pub struct Engine {
     child: Child,
     stdin: ChildStdin,
-    rx: Receiver<Event>,
+    /// stdout and stderr, read with poll() by whichever thread is waiting on the engine.
+    pipes: Pipes,
     name: String,
     id_name: Option<String>,
     options: Vec<String>,
-    /// The reader's count of dropped `info` lines (only the tests read it).
-    #[cfg(test)]
-    dropped: Arc<AtomicU64>,
     exited: Option<String>,
     tap: Tap,
 }
@@ -106,8 +101,8 @@ impl Engine {
             engine: spec.display_name(),
             command: command_line(spec),
             error,
-            // The process is gone (or killed just now): read its stderr to the end.
-            output: tail.final_lines(Duration::from_millis(300)),
+            // The process is gone (or killed just now) and its pipes were drained.
+            output: tail.lines(),
         };
         let mut engine = Engine::spawn(spec, &tail, log).map_err(failed)?;
         match engine.get_ready(spec, startup_timeout) {
@@ -145,19 +140,24 @@ impl Engine {
         };
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
-        let stderr = child.stderr.take().expect("stderr is piped");
-        reader::spawn_stderr(stderr, tap.clone());
-        let dropped = Arc::new(AtomicU64::new(0));
-        let rx = reader::spawn(stdout, dropped.clone(), Some(tap.clone()));
+        let stderr = child.stderr.take();
+        let pipes = match Pipes::new(stdout, stderr, Some(tap.clone())) {
+            Ok(p) => p,
+            Err(e) => {
+                kill_group(&mut child);
+                return Err(UciError::Spawn {
+                    path: spec.cmd.clone(),
+                    cause: format!("cannot read its output: {e}"),
+                });
+            }
+        };
         Ok(Engine {
             child,
             stdin,
-            rx,
+            pipes,
             name: spec.display_name(),
             id_name: None,
             options: Vec::new(),
-            #[cfg(test)]
-            dropped,
             exited: None,
             tap,
         })
@@ -216,12 +216,6 @@ impl Engine {
     /// Names of the options the engine declared during the handshake.
     pub fn declared_options(&self) -> &[String] {
         &self.options
-    }
-
-    /// How many `info` lines were thrown away because the engine wrote faster than it was read.
-    #[cfg(test)]
-    pub fn dropped_info_lines(&self) -> u64 {
-        self.dropped.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Sends one raw command line.
@@ -325,22 +319,23 @@ impl Engine {
         self.next_line_at(deadline, what).map(|(l, _)| l)
     }
 
-    /// Like [`Engine::next_line`], with the moment the reader thread received the line.
+    /// Like [`Engine::next_line`], with the moment the line was read.
     fn next_line_at(
         &mut self,
         deadline: Instant,
         what: &str,
     ) -> Result<(String, Instant), UciError> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.rx.recv_timeout(wait) {
-            Ok(Event::Line(l, at)) => Ok((l, at)),
-            Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
+        match self.pipes.next_line(deadline) {
+            Next::Line(l, at) => Ok((l, at)),
+            Next::Eof => {
                 let status = self.wait_exit(Duration::from_millis(500));
+                // Its last words on stderr, for the report.
+                self.pipes.drain(LAST_WORDS);
                 Err(UciError::Crashed(
                     status.unwrap_or_else(|| "closed its output".to_owned()),
                 ))
             }
-            Err(RecvTimeoutError::Timeout) => Err(UciError::Timeout(what.to_owned())),
+            Next::Timeout => Err(UciError::Timeout(what.to_owned())),
         }
     }
 
@@ -377,19 +372,35 @@ impl Engine {
     pub fn quit(mut self, grace: Duration) {
         let _ = self.send("quit");
         if self.wait_exit(grace).is_none() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
+            kill_group(&mut self.child);
         }
+        // What it wrote on its way out goes to the tail (and the log); dropping then finds it gone.
+        self.pipes.drain(LAST_WORDS);
     }
 }
+
+/// How long a dead or killed engine's pipes are read for its last lines. They close when the
+/// process is gone, so this is only waited for when something else holds them open.
+const LAST_WORDS: Duration = Duration::from_millis(300);
 
 impl Drop for Engine {
     fn drop(&mut self) {
         if self.exit_status().is_none() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
+            kill_group(&mut self.child);
+            self.pipes.drain(LAST_WORDS);
         }
     }
+}
+
+/// Kills the engine and everything it started (it leads its own process group), then reaps it.
+fn kill_group(child: &mut Child) {
+    // SAFETY: a plain signal to our child's process group; the child is not yet reaped, so its
+    // id (= the group's id) cannot have been reused.
+    unsafe {
+        libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL);
+    }
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 /// Keeps the engine out of the terminal's Ctrl-C (its own process group: the harness decides

@@ -107,8 +107,6 @@ impl TrafficLog {
 #[derive(Clone, Default, Debug)]
 pub struct OutputTail {
     lines: Arc<Mutex<VecDeque<String>>>,
-    /// Set when the engine's stderr reached its end (the process is gone).
-    stderr_closed: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl OutputTail {
@@ -132,25 +130,6 @@ impl OutputTail {
             }
             lines.push_back(line);
         }
-    }
-
-    /// Marks the end of the engine's stderr.
-    pub fn close_stderr(&self) {
-        self.stderr_closed
-            .store(true, std::sync::atomic::Ordering::SeqCst);
-    }
-
-    /// The lines of an engine that has exited or was killed: waits (at most `grace`) for its
-    /// stderr to be read to the end, so that its last words are not lost to the reader thread's
-    /// lag.
-    pub fn final_lines(&self, grace: std::time::Duration) -> Vec<String> {
-        let until = std::time::Instant::now() + grace;
-        while !self.stderr_closed.load(std::sync::atomic::Ordering::SeqCst)
-            && std::time::Instant::now() < until
-        {
-            std::thread::sleep(std::time::Duration::from_millis(2));
-        }
-        self.lines()
     }
 
     /// The remembered lines, oldest first.

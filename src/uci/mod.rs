@@ -6,8 +6,8 @@
 //! e.set_position(None, &["e2e4"])?;
 //! let r = e.go(&GoParams { nodes: Some(10_000), ..Default::default() }, secs(5), |info| ...)?;
 //! ```
-//! A reader thread per engine feeds lines through a bounded channel (see [`reader`]), so every
-//! wait has a deadline and no engine output can exhaust memory.
+//! The thread that talks to an engine reads its pipes itself with poll() (see [`reader`]): no
+//! thread per engine, every wait has a deadline, and no engine output can exhaust memory.
 
 mod engine;
 mod error;

@@ -142,11 +142,8 @@ fn floods_and_huge_lines_do_not_blow_up() {
     let mut seen = 0u64;
     let r = e.go(&quick(), 30 * SEC, |_| seen += 1).unwrap();
     assert!(r.best.mv.is_some());
-    assert_eq!(
-        seen + e.dropped_info_lines(),
-        200_002,
-        "every info line was seen or counted as dropped"
-    );
+    // Read in the game's thread, every line is seen: the engine waits on its full pipe.
+    assert_eq!(seen, 200_002, "every info line was seen");
     e.is_ready(5 * SEC).unwrap();
 }
 
