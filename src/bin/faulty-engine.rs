@@ -16,7 +16,13 @@
 //!               [--crash-after N] [--hang-after N] [--illegal-after N] [--garbage-after N]
 //!               [--null-after N] [--empty-bestmove-after N]
 //!               [--illegal-rate PER_MILLE] [--flood N] [--long-line BYTES] [--move-ms MS] [--exit-on-quit-ms MS]
+//!               [--stamp FILE]
 //! ```
+//!
+//! `--stamp FILE` makes it a latency probe: it appends `PID go NS` to FILE when a `go` arrives
+//! and `PID bestmove NS` just before its `bestmove` line leaves, NS on the system's monotonic
+//! clock, so that scripts/runner-bench.py can measure how long a runner takes from one engine's
+//! move to the opponent's `go`.
 
 use sable::rng::Rng;
 use shakmaty::uci::UciMove;
@@ -52,6 +58,8 @@ struct Faults {
     optimum: Option<(String, i64)>,
     /// Offer `UCI_Chess960` and play by Chess960 rules (castling as king takes rook).
     chess960: bool,
+    /// Where to append the `go` and `bestmove` time stamps (`--stamp`).
+    stamp: Option<String>,
 }
 
 fn parse_args() -> Result<Faults, String> {
@@ -101,6 +109,7 @@ fn parse_args() -> Result<Faults, String> {
             "--exit-on-quit-ms" => f.quit_delay_ms = num()?,
             "--exit-before-uciok" => f.exit_before_uciok = Some(num()?),
             "--stderr-flood" => f.stderr_flood = num()?,
+            "--stamp" => f.stamp = Some(value.clone()),
             "--optimum" => {
                 let (name, target) = value
                     .split_once('=')
@@ -135,6 +144,22 @@ fn parse_position(line: &str, mode: CastlingMode) -> Option<Chess> {
     Some(pos)
 }
 
+/// Appends `PID EVENT NS` (the monotonic clock, shared by all processes) to the stamp file; one
+/// write per line, so lines of several engines appending at once never interleave.
+fn stamp(file: &mut Option<std::fs::File>, event: &str) {
+    if let Some(f) = file {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: clock_gettime writes into the timespec we own.
+        unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+        let ns = ts.tv_sec as u128 * 1_000_000_000 + ts.tv_nsec as u128;
+        let line = format!("{} {event} {ns}\n", std::process::id());
+        f.write_all(line.as_bytes()).ok();
+    }
+}
+
 fn main() {
     let f = match parse_args() {
         Ok(f) => f,
@@ -154,6 +179,13 @@ fn main() {
     } else {
         CastlingMode::Standard
     };
+    let mut stamps = f.stamp.as_ref().and_then(|p| {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(p)
+            .ok()
+    });
     let stdin = std::io::stdin();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let reached = |limit: Option<u64>, n: u64| limit.is_some_and(|l| n >= l);
@@ -205,6 +237,7 @@ fn main() {
                 }
             },
             "go" => {
+                stamp(&mut stamps, "go");
                 for i in 0..f.stderr_flood {
                     eprintln!("faulty-engine: debug noise {i}");
                 }
@@ -267,6 +300,7 @@ fn main() {
                     format!("bestmove {}", m.to_uci(mode))
                 };
                 writeln!(out, "{best}").ok();
+                stamp(&mut stamps, "bestmove");
                 searches += 1;
             }
             "quit" => {

@@ -10,6 +10,7 @@
 pub mod chart;
 pub mod counts;
 pub mod elo;
+pub mod eta;
 pub mod interim;
 mod pdf;
 pub mod sprt;

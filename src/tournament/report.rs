@@ -5,7 +5,7 @@ use super::config::{MatchConfig, MatchOutcome, PairingResult, Stop};
 use super::resume::{FaultSummary, PairingSummary};
 use super::schedule::GameJob;
 use crate::game::GameRecord;
-use crate::stats::InterimReport;
+use crate::stats::{eta, InterimReport};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Match conditions for report headers: `10+0.1, 1t, 16MB, openings.epd`.
@@ -99,13 +99,21 @@ pub fn fault_summaries(o: &MatchOutcome) -> Vec<FaultSummary> {
 /// The live progress bar (stderr) and per-game lines; silent when progress is off.
 pub struct Progress {
     bar: Option<ProgressBar>,
+    /// When this run started and how many games were done then (resumed), for the pace.
+    started: std::time::Instant,
+    resumed: u64,
 }
 
 impl Progress {
     /// A bar for `total` games of which `done` are finished.
     pub fn new(cfg: &MatchConfig, total: u64, done: u64) -> Progress {
+        let started = std::time::Instant::now();
         if !cfg.progress {
-            return Progress { bar: None };
+            return Progress {
+                bar: None,
+                started,
+                resumed: done,
+            };
         }
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
         let style =
@@ -114,7 +122,11 @@ impl Progress {
                 .progress_chars("=> ");
         bar.set_style(style);
         bar.set_position(done);
-        Progress { bar: Some(bar) }
+        Progress {
+            bar: Some(bar),
+            started,
+            resumed: done,
+        }
     }
 
     /// `Finished game 7 (dev vs base): 1-0 {White mates}`.
@@ -146,8 +158,47 @@ impl Progress {
                     msg.push_str(&format!(" LLR {llr:.2}"));
                 }
             });
+            msg.push_str(&self.eta(cfg, o));
             bar.set_message(msg);
         }
+    }
+
+    /// ` | 41.3 games/min, 1:10 left` for a fixed number of games; for an SPRT, the games to a
+    /// decision estimated from the LLR's drift (see [`crate::stats::eta`]), within the games
+    /// the run has left.
+    fn eta(&self, cfg: &MatchConfig, o: &MatchOutcome) -> String {
+        let pace = eta::Pace {
+            games: o.games.saturating_sub(self.resumed),
+            elapsed: self.started.elapsed(),
+        };
+        let Some(per_minute) = pace.per_minute() else {
+            return String::new();
+        };
+        let mut text = format!(" | {per_minute:.1} games/min");
+        let scheduled_left = o.scheduled.saturating_sub(o.games);
+        let sprt_left = match (cfg.sprt.as_ref(), o.pairings.first()) {
+            (Some(sprt), Some(p)) if o.pairings.len() == 1 => {
+                let llr = with_report(cfg, &o.names, p, |r| r.llr());
+                llr.and_then(|llr| {
+                    eta::sprt_games_left(llr, o.games, sprt.bounds.lower, sprt.bounds.upper)
+                })
+            }
+            _ => None,
+        };
+        let left = match (cfg.sprt.is_some(), sprt_left) {
+            (true, Some(n)) => {
+                let n = n.min(scheduled_left);
+                text.push_str(&format!(", ~{n} games to a decision"));
+                n
+            }
+            // An SPRT too young for an estimate: no time is better than a wrong one.
+            (true, None) => return text,
+            (false, _) => scheduled_left,
+        };
+        if let Some(t) = pace.time_for(left) {
+            text.push_str(&format!(", {} left", eta::clock(t)));
+        }
+        text
     }
 
     /// Prints text (to stdout) without garbling the bar; nothing when progress is off.
