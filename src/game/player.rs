@@ -15,6 +15,8 @@ pub struct Player {
     pub ping: Duration,
     /// Where the UCI traffic is logged (`--log`), if anywhere.
     pub log: Option<TrafficLog>,
+    /// The cores the engine is pinned to (`--affinity`); empty = not pinned.
+    pub cpus: Vec<usize>,
     engine: Option<Engine>,
     /// How many times the process was started; the tests check the restarts with it.
     #[cfg(test)]
@@ -31,6 +33,7 @@ impl Player {
             startup,
             ping,
             log: None,
+            cpus: Vec::new(),
             engine: None,
             #[cfg(test)]
             starts: 0,
@@ -61,7 +64,7 @@ impl Player {
             {
                 self.starts += 1;
             }
-            match Engine::start_logged(&self.spec, self.startup, self.log.as_ref()) {
+            match Engine::start_pinned(&self.spec, self.startup, self.log.as_ref(), &self.cpus) {
                 Ok(e) => self.engine = Some(e),
                 Err(e) => {
                     let cause = e.error.clone();

@@ -54,6 +54,11 @@ pub struct MatchArgs {
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
+    /// Linux: give each game played at once cores of its own for its two engines (as many as
+    /// its engines' Threads), and keep the runner on the cores left over (fastchess's
+    /// -use-affinity). Refused when the machine has too few cores.
+    #[arg(long)]
+    pub affinity: bool,
     /// Pairing scheme for more than two engines.
     #[arg(long, value_enum, default_value_t = Mode::Gauntlet)]
     pub tournament: Mode,
@@ -224,6 +229,7 @@ fn config_from(
     cfg.rounds = args.rounds.or(default_rounds).unwrap_or(1);
     cfg.games_per_round = args.games;
     cfg.concurrency = args.concurrency;
+    cfg.affinity = args.affinity;
     cfg.mode = args.tournament;
     cfg.adjudication =
         adjudication(&args.draw, &args.resign, args.maxmoves).map_err(anyhow::Error::msg)?;

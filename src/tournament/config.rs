@@ -42,6 +42,8 @@ pub struct MatchConfig {
     pub games_per_round: u32,
     /// Games played at once.
     pub concurrency: usize,
+    /// Pin each concurrent game's engines to cores of their own (`--affinity`).
+    pub affinity: bool,
     /// Pairing scheme for more than two engines.
     pub mode: Mode,
     /// Adjudication rules.
@@ -87,6 +89,7 @@ impl MatchConfig {
             rounds: 1,
             games_per_round: 2,
             concurrency: 1,
+            affinity: false,
             mode: Mode::Gauntlet,
             adjudication: Adjudication::default(),
             recover: true,

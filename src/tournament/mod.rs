@@ -3,6 +3,7 @@
 //! [`run_match`] is the library entry point (used by `harness match`, `harness sprt` and the
 //! sanity match of `harness check`).
 
+pub mod affinity;
 pub mod book;
 pub mod cli;
 pub mod compare;

@@ -67,14 +67,16 @@ pub fn check_config(cfg: &MatchConfig) -> anyhow::Result<()> {
 
 /// Starts every engine once (handshake, options, `isready`) and quits it. The first that fails
 /// to start is returned (inside `Ok`); unknown options are reported as warnings. An engine
-/// without `UCI_Chess960` in a Chess960 match is a configuration error.
+/// without `UCI_Chess960` in a Chess960 match is a configuration error. With `--affinity` they run
+/// on `cpus`, the first game's cores, where they are about to play.
 pub fn start_each(
     cfg: &MatchConfig,
     log: Option<&TrafficLog>,
+    cpus: &[usize],
 ) -> anyhow::Result<Result<Vec<String>, StartError>> {
     let mut warnings = Vec::new();
     for e in &cfg.engines {
-        let engine = match Engine::start_logged(&e.spec, cfg.startup, log) {
+        let engine = match Engine::start_pinned(&e.spec, cfg.startup, log, cpus) {
             Ok(engine) => engine,
             Err(e) => return Ok(Err(e)),
         };

@@ -6,7 +6,7 @@ use super::report::{self, Progress};
 use super::resume::{append_journal, journal_path, read_journal, GameEntry, ResultsFile};
 use super::schedule::{pairings, schedule, GameJob};
 use super::tally::Tally;
-use super::{interrupt, lock, preflight};
+use super::{affinity, interrupt, lock, preflight};
 use crate::game::pgn::{write_game, PgnHeader};
 use crate::game::{play_game, GameRecord, GameSettings, NotPlayed, Opening, Player};
 use crate::stats::{Decision, PairTracker};
@@ -28,6 +28,7 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
         None => None,
     };
     preflight::check_config(cfg)?;
+    let cpus = cpu_plan(cfg)?;
     let default_book = [Opening::default()];
     let openings: &[Opening] = if cfg.openings.is_empty() {
         &default_book
@@ -127,7 +128,11 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
     };
     // One start of every engine before any game: a broken setup stops here, having played and
     // written nothing.
-    match preflight::start_each(cfg, log.as_ref())? {
+    let first_game_cpus = cpus
+        .as_ref()
+        .map(|p| p.games[0].clone())
+        .unwrap_or_default();
+    match preflight::start_each(cfg, log.as_ref(), &first_game_cpus)? {
         Ok(warnings) => warnings.iter().for_each(|w| progress.warn(w)),
         Err(e) => {
             state.outcome.stopped = Some(Stop::Setup(e.to_string()));
@@ -144,12 +149,20 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
     }
     let queue = Mutex::new(queue);
     let stop = AtomicBool::new(false);
+    if let Some(plan) = &cpus {
+        // The workers started below inherit this.
+        affinity::pin_this_thread(&plan.runner).context("--affinity: pinning the runner")?;
+    }
     std::thread::scope(|scope| -> anyhow::Result<()> {
         let (tx, rx) = mpsc::channel::<(GameJob, Result<GameRecord, NotPlayed>)>();
-        for _ in 0..cfg.concurrency {
+        for w in 0..cfg.concurrency {
             let tx = tx.clone();
             let (queue, stop, log) = (&queue, &stop, log.as_ref());
-            scope.spawn(move || worker(cfg, openings, queue, stop, log, &tx));
+            let game_cpus = cpus
+                .as_ref()
+                .map(|p| p.games[w].clone())
+                .unwrap_or_default();
+            scope.spawn(move || worker(cfg, openings, queue, stop, log, &game_cpus, &tx));
         }
         drop(tx);
         for (job, played) in rx {
@@ -203,6 +216,28 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
     }
     progress.finish();
     Ok(state.outcome)
+}
+
+/// With `--affinity`, the cores of each concurrent game and of the runner; a game needs as many
+/// cores as its engines' largest `Threads`.
+fn cpu_plan(cfg: &MatchConfig) -> anyhow::Result<Option<affinity::CpuPlan>> {
+    if !cfg.affinity {
+        return Ok(None);
+    }
+    let per_game = cfg
+        .engines
+        .iter()
+        .filter_map(|e| {
+            e.spec
+                .options
+                .iter()
+                .find(|(name, _)| name.eq_ignore_ascii_case("Threads"))
+                .and_then(|(_, v)| v.trim().parse::<usize>().ok())
+        })
+        .max()
+        .unwrap_or(1);
+    let available = affinity::available_cpus()?;
+    Ok(Some(affinity::plan(&available, cfg.concurrency, per_game)?))
 }
 
 /// This run in words, for the lock file: the command line.
@@ -276,6 +311,7 @@ fn worker(
     queue: &Mutex<VecDeque<GameJob>>,
     stop: &AtomicBool,
     log: Option<&TrafficLog>,
+    cpus: &[usize],
     tx: &mpsc::Sender<(GameJob, Result<GameRecord, NotPlayed>)>,
 ) {
     let mut players: Vec<Player> = cfg
@@ -284,6 +320,7 @@ fn worker(
         .map(|e| {
             let mut p = Player::new(e.spec.clone(), cfg.startup, cfg.ping);
             p.log = log.cloned();
+            p.cpus = cpus.to_vec();
             p
         })
         .collect();

@@ -96,6 +96,18 @@ impl Engine {
         startup_timeout: Duration,
         log: Option<&TrafficLog>,
     ) -> Result<Engine, StartError> {
+        Engine::start_pinned(spec, startup_timeout, log, &[])
+    }
+
+    /// [`Engine::start_logged`] with the process pinned to `cpus` from its first instruction
+    /// (set between fork and exec, so every thread it starts inherits them); no pinning when
+    /// `cpus` is empty.
+    pub fn start_pinned(
+        spec: &EngineSpec,
+        startup_timeout: Duration,
+        log: Option<&TrafficLog>,
+        cpus: &[usize],
+    ) -> Result<Engine, StartError> {
         let tail = OutputTail::default();
         let failed = |error: UciError| StartError {
             engine: spec.display_name(),
@@ -104,7 +116,7 @@ impl Engine {
             // The process is gone (or killed just now) and its pipes were drained.
             output: tail.lines(),
         };
-        let mut engine = Engine::spawn(spec, &tail, log).map_err(failed)?;
+        let mut engine = Engine::spawn(spec, &tail, log, cpus).map_err(failed)?;
         match engine.get_ready(spec, startup_timeout) {
             Ok(()) => Ok(engine),
             Err(e) => {
@@ -118,6 +130,7 @@ impl Engine {
         spec: &EngineSpec,
         tail: &OutputTail,
         log: Option<&TrafficLog>,
+        cpus: &[usize],
     ) -> Result<Engine, UciError> {
         let mut cmd = Command::new(resolve(&spec.cmd));
         cmd.args(&spec.args)
@@ -128,6 +141,9 @@ impl Engine {
             cmd.current_dir(dir);
         }
         die_with_parent(&mut cmd);
+        if !cpus.is_empty() {
+            pin(&mut cmd, cpus.to_vec());
+        }
         let mut child = cmd.spawn().map_err(|e| UciError::Spawn {
             path: spec.cmd.clone(),
             cause: e.to_string(),
@@ -362,6 +378,12 @@ impl Engine {
         }
     }
 
+    /// The process id.
+    #[cfg(test)]
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Whether the process is still running.
     #[cfg(test)]
     pub fn is_alive(&mut self) -> bool {
@@ -421,6 +443,15 @@ fn die_with_parent(cmd: &mut Command) {
             }
             Ok(())
         });
+    }
+}
+
+/// Pins the engine to `cpus` between fork and exec.
+fn pin(cmd: &mut Command, cpus: Vec<usize>) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: set_this_thread only sets bits in a stack value and makes one system call.
+    unsafe {
+        cmd.pre_exec(move || super::cpus::set_this_thread(&cpus));
     }
 }
 

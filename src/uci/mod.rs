@@ -9,6 +9,7 @@
 //! The thread that talks to an engine reads its pipes itself with poll() (see [`reader`]): no
 //! thread per engine, every wait has a deadline, and no engine output can exhaust memory.
 
+pub mod cpus;
 mod engine;
 mod error;
 mod info;

@@ -147,6 +147,31 @@ fn floods_and_huge_lines_do_not_blow_up() {
     e.is_ready(5 * SEC).unwrap();
 }
 
+#[cfg(target_os = "linux")]
+#[test]
+fn a_pinned_engine_runs_only_on_its_cores() {
+    let cpus = cpus::available().unwrap();
+    let last = *cpus.last().unwrap();
+    let e = Engine::start_pinned(&faulty(&[]), 5 * SEC, None, &[last]).unwrap();
+    let status = std::fs::read_to_string(format!("/proc/{}/status", e.pid())).unwrap();
+    let allowed = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+        .unwrap()
+        .trim()
+        .to_owned();
+    assert_eq!(allowed, last.to_string());
+    // Unpinned, it may use every core this process may.
+    let free = Engine::start(&faulty(&[]), 5 * SEC).unwrap();
+    let status = std::fs::read_to_string(format!("/proc/{}/status", free.pid())).unwrap();
+    assert!(status.contains("Cpus_allowed_list:"));
+    assert_eq!(
+        cpus::available().unwrap(),
+        cpus,
+        "the harness itself stays unpinned"
+    );
+}
+
 fn stockfish() -> EngineSpec {
     EngineSpec::new("/usr/games/stockfish")
         .option("Threads", "1")
