@@ -17,6 +17,9 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
 
+/// How often the results summary is rewritten while games come in (the journal gets every game).
+const SAVE_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Plays the match described by `cfg` and returns its results. Engine faults cost games; a
 /// broken setup (an engine that cannot start, or faults game after game) stops the run with
 /// [`MatchOutcome::stopped`] set and no verdict. Errors are reserved for bad configuration and
@@ -154,7 +157,10 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
         affinity::pin_this_thread(&plan.runner).context("--affinity: pinning the runner")?;
     }
     std::thread::scope(|scope| -> anyhow::Result<()> {
-        let (tx, rx) = mpsc::channel::<(GameJob, Result<GameRecord, NotPlayed>)>();
+        // Bounded: a main thread held up (a slow disk) holds up the workers, not the memory.
+        let (tx, rx) =
+            mpsc::sync_channel::<(GameJob, Result<GameRecord, NotPlayed>)>(cfg.concurrency);
+        let mut saved: Option<std::time::Instant> = None;
         for w in 0..cfg.concurrency {
             let tx = tx.clone();
             let (queue, stop, log) = (&queue, &stop, log.as_ref());
@@ -195,8 +201,13 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
             if let Some(journal) = state.journal.as_mut() {
                 append_journal(journal, &entry)?;
             }
-            if let Some(path) = &cfg.results {
+            // The journal line above is what a resume reads; the summary is rewritten at most
+            // once a SAVE_EVERY (and when the run ends), because replacing a file by rename makes
+            // the file system write it out, and on a busy disk that stalls this thread.
+            let due = saved.is_none_or(|t| t.elapsed() >= SAVE_EVERY);
+            if let (Some(path), true) = (&cfg.results, due || state.finished()) {
                 state.save(cfg, path)?;
+                saved = Some(std::time::Instant::now());
             }
             progress.update(cfg, &state.outcome);
             if cfg.rating_interval > 0 && state.outcome.games.is_multiple_of(cfg.rating_interval) {
@@ -312,7 +323,7 @@ fn worker(
     stop: &AtomicBool,
     log: Option<&TrafficLog>,
     cpus: &[usize],
-    tx: &mpsc::Sender<(GameJob, Result<GameRecord, NotPlayed>)>,
+    tx: &mpsc::SyncSender<(GameJob, Result<GameRecord, NotPlayed>)>,
 ) {
     let mut players: Vec<Player> = cfg
         .engines
