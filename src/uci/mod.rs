@@ -11,6 +11,7 @@
 
 mod engine;
 mod error;
+pub mod flight;
 mod info;
 pub mod log;
 pub mod reader;
