@@ -1,6 +1,6 @@
 //! `harness replay FILE`: replays a failure case written by `harness match` or `harness sprt`.
 
-use crate::forensics::format::{read, replay_command};
+use crate::forensics::format::read;
 use crate::forensics::replay::{replay, replay_spec, ReplayOptions};
 use crate::uci::command_line;
 use std::path::PathBuf;
@@ -61,12 +61,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     })?;
     Ok(match reproduced {
         Some(n) => {
-            println!(
-                "Reproduced ({}) on try {n} of {}: {}",
-                case.kind,
-                opts.tries,
-                replay_command(&args.file)
-            );
+            println!("Reproduced ({}) on try {n} of {}", case.kind, opts.tries);
             EXIT_REPRODUCED
         }
         None => {

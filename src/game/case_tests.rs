@@ -73,6 +73,11 @@ fn an_illegal_move_is_reported_with_position_go_line_and_last_info() {
         t.last("black", Kind::Received, "bestmove", 1),
         ["bestmove a1a1"]
     );
+    let last = t.entries.last().unwrap();
+    assert_eq!(
+        (last.source.as_str(), last.kind, last.text.as_str()),
+        ("black", Kind::Note, "illegal-move: a1a1")
+    );
     assert_eq!(case.engines[1].spec, b.spec);
     // Black's clock after two moves of a few milliseconds each: 10 s plus two increments, less
     // what the moves took.

@@ -312,8 +312,11 @@ fn failure_case(
     at: FailurePoint,
     transcript: &Transcript,
 ) -> FailureCase {
-    let snapshot = transcript.snapshot();
     let side = case::side_label(fault.white);
+    let kind = FailureKind::of(fault.kind, at.hung);
+    // The verdict closes the transcript, so that it reads to its end without the header.
+    transcript.push(side, Kind::Note, &format!("{kind}: {}", fault.detail));
+    let snapshot = transcript.snapshot();
     let (position, go) = case::last_search(&snapshot, side);
     let info = snapshot
         .last(side, Kind::Received, "info", case::INFO_LINES)
@@ -327,7 +330,7 @@ fn failure_case(
     };
     FailureCase {
         game: 0,
-        kind: FailureKind::of(fault.kind, at.hung),
+        kind,
         white_failed: fault.white,
         reason: String::new(),
         detail: fault.detail.clone(),

@@ -225,9 +225,11 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
 fn keep_case(files: &mut FailureFiles, case: &crate::game::FailureCase, progress: &Progress) {
     match files.keep(case) {
         Ok(Some(path)) => progress.warn(&format!(
-            "game {} failed ({}): its case is in {}; replay it with `{}`",
+            "game {} ({} vs {}): {}; its case is in {}, replay it with `{}`",
             case.game,
-            case.kind,
+            case.engines[0].name,
+            case.engines[1].name,
+            case.reason,
             path.display(),
             replay_command(&path)
         )),
