@@ -317,3 +317,25 @@ fn many_failures_keep_their_bound_and_say_so() {
         assert_eq!(value(&header(&file), "failure"), "illegal-move");
     }
 }
+
+#[test]
+fn a_chess960_case_keeps_its_rules_and_replays_by_them() {
+    let dir = temp_dir("forensics", "960");
+    let out = harness(
+        &dir,
+        "match --variant fischerandom --engine cmd=FAULTY name=A ARGS:--chess960 \
+         --engine cmd=FAULTY name=B ARGS:--chess960,--illegal-at-ply,3 \
+         --each tc=5+0.05 --games 1 --results r.json --quiet",
+    );
+    let files = cases(&dir);
+    assert_eq!(files.len(), 1, "{}", text(&out));
+    let h = header(&files[0]);
+    assert_eq!(value(&h, "variant"), "fischerandom");
+    assert_eq!(value(&h, "uci-chess960"), "true");
+    assert!(values(&h, "black.setoption").contains(&"setoption name UCI_Chess960 value true"));
+    assert!(
+        value(&h, "opening.origin").starts_with("position "),
+        "the 960 start's number"
+    );
+    assert_reproduced(&dir, &files[0], "illegal-move");
+}
