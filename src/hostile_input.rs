@@ -1,5 +1,6 @@
 //! Hostile input for every text reader of the harness: EPD suites, perft suites, opening books
-//! (EPD and PGN), datasets, results files and their journals, and the lines an engine sends.
+//! (EPD and PGN), datasets, results files and their journals, failure case files, and the lines
+//! an engine sends.
 //! Each reader gets valid text with random edits (characters inserted, deleted or replaced,
 //! lines cut, doubled or swapped) and plain garbage. None may panic or hang; an error must name
 //! the file and a line that exists. `PROPTEST_CASES` sets the number of cases (256 by default;
@@ -43,6 +44,37 @@ r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3 | 0.0 | -35
 const JOURNAL: &str = "\
 {\"id\":0,\"pair\":0,\"pairing\":0,\"white\":0,\"black\":1,\"opening\":3,\"outcome\":\"Draw\",\"reason\":\"Draw by stalemate\",\"fault\":null,\"plies\":80,\"duration_ms\":1234,\"moves_hash\":7}
 {\"id\":1,\"pair\":0,\"pairing\":0,\"white\":1,\"black\":0,\"opening\":3,\"outcome\":\"WhiteWins\",\"reason\":\"White mates\",\"fault\":{\"white\":false,\"kind\":\"TimeLoss\",\"detail\":\"x\"},\"plies\":61,\"duration_ms\":999}
+";
+
+const CASE: &str = "\
+# Sable failure case: game 3, Black (B): Black makes an illegal move a1a1
+format: sable-failure-case 1
+game: 3
+failure: illegal-move
+side: black
+engine: B
+reason: Black makes an illegal move a1a1 in ... (after `go ...`; last info: none)
+detail: a1a1
+variant: standard
+opening.fen: startpos
+opening.moves: e2e4
+fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1
+position: position startpos moves e2e4
+go: go wtime 900 btime 1000 winc 10 binc 10
+deadline-ms: 1000
+startup-ms: 1000
+ping-ms: 500
+white.name: A
+white.cmd: a
+black.name: B
+black.cmd: b
+black.arg: --x
+black.setoption: setoption name Hash value 16
+info: info depth 1 pv a1a1
+transcript.dropped: 0
+
++0.000100 black > position startpos moves e2e4
++0.000200 black < bestmove a1a1
 ";
 
 const ENGINE_LINES: &[&str] = &[
@@ -205,9 +237,27 @@ proptest! {
     }
 
     #[test]
+    fn failure_cases(text in hostile(CASE)) {
+        match crate::forensics::format::parse(&text, Path::new("c.txt")) {
+            Ok(_) => {}
+            Err(e @ crate::forensics::CaseError::Line { .. }) => {
+                names_file_and_line(&e.to_string(), "c.txt", &text)
+            }
+            Err(e) => prop_assert!(e.to_string().starts_with("c.txt: "), "{e}"),
+        }
+    }
+
+    #[test]
     fn lines_from_an_engine(i in 0..ENGINE_LINES.len(), e in prop::collection::vec((any::<u16>(), 0u8..4, any::<char>()), 0..6)) {
         let line = edit(ENGINE_LINES[i], &e);
         let _ = crate::uci::Info::parse(&line);
         let _ = crate::uci::BestMove::parse(&line);
     }
+}
+
+#[test]
+fn the_valid_failure_case_reads() {
+    // Else the property above would only ever see errors.
+    let case = crate::forensics::format::parse(CASE, Path::new("c.txt")).unwrap();
+    assert_eq!(case.transcript.entries.len(), 2);
 }

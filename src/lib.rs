@@ -8,6 +8,7 @@
 pub mod check;
 pub mod cmd;
 pub mod datagen;
+pub mod forensics;
 pub mod game;
 pub mod report;
 pub mod spsa;

@@ -38,6 +38,9 @@ enum Command {
     Extract(cmd::extract::Args),
     /// Score labelled positions with a reference engine (kept beside their results, for tune --lambda)
     Label(cmd::label::Args),
+    /// Replay a failed game's case (written beside a match's results): exit 0 if the failure
+    /// reproduces, 1 if not, 2 for a bad file.
+    Replay(cmd::replay::Args),
     /// The regression gate: perft, bench signature, tactical baselines, sanity match.
     Check(cmd::check::Args),
     /// Run the sable engine (UCI on stdin/stdout), the same library the `sable` binary wraps;
@@ -62,6 +65,7 @@ fn main() {
         Command::Extract(a) => cmd::extract::run(a),
         Command::Label(a) => cmd::label::run(a),
         Command::Check(a) => cmd::check::run(a),
+        Command::Replay(a) => cmd::replay::run(a),
         Command::Engine => {
             sable::uci::Uci::new().run();
             Ok(0)

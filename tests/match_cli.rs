@@ -122,7 +122,12 @@ fn match_writes_pgn_that_reads_back_and_json_results() {
         6
     );
     assert_eq!(text.matches("[TimeControl \"5+0.05\"]").count(), 6);
-    assert!(text.contains("{B makes an illegal move}") || text.contains("makes an illegal move}"));
+    // The comment names the move and the position it was sent in.
+    assert_eq!(
+        text.matches("makes an illegal move a1a1 in ").count(),
+        6,
+        "{text}"
+    );
 
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();

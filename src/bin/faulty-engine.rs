@@ -16,8 +16,15 @@
 //!               [--crash-after N] [--hang-after N] [--illegal-after N] [--garbage-after N]
 //!               [--null-after N] [--empty-bestmove-after N]
 //!               [--illegal-rate PER_MILLE] [--flood N] [--long-line BYTES] [--move-ms MS] [--exit-on-quit-ms MS]
+//!               [--crash-at-ply P] [--hang-at-ply P] [--illegal-at-ply P] [--slow-at-ply P] [--slow-ms MS]
 //!               [--stamp FILE]
 //! ```
+//!
+//! The `-at-ply` faults depend on the position, not on the engine's history: they strike when
+//! the last `position` command has at least P moves after its start position (book moves
+//! included), so a replay of that position fails again at once. `--slow-at-ply` waits
+//! `--slow-ms` (default 2000) before answering, overstepping a shorter clock (a loss on time; the
+//! engine still answers `stop` once awake).
 //!
 //! `--stamp FILE` makes it a latency probe: it appends `PID go NS` to FILE when a `go` arrives
 //! and `PID bestmove NS` just before its `bestmove` line leaves, NS on the system's monotonic
@@ -58,6 +65,11 @@ struct Faults {
     optimum: Option<(String, i64)>,
     /// Offer `UCI_Chess960` and play by Chess960 rules (castling as king takes rook).
     chess960: bool,
+    crash_at_ply: Option<u64>,
+    hang_at_ply: Option<u64>,
+    illegal_at_ply: Option<u64>,
+    slow_at_ply: Option<u64>,
+    slow_ms: u64,
     /// Where to append the `go` and `bestmove` time stamps (`--stamp`).
     stamp: Option<String>,
 }
@@ -66,6 +78,7 @@ fn parse_args() -> Result<Faults, String> {
     let mut f = Faults {
         seed: 1,
         name: "Faulty".into(),
+        slow_ms: 2000,
         ..Faults::default()
     };
     let mut args = std::env::args().skip(1);
@@ -109,6 +122,11 @@ fn parse_args() -> Result<Faults, String> {
             "--exit-on-quit-ms" => f.quit_delay_ms = num()?,
             "--exit-before-uciok" => f.exit_before_uciok = Some(num()?),
             "--stderr-flood" => f.stderr_flood = num()?,
+            "--crash-at-ply" => f.crash_at_ply = Some(num()?),
+            "--hang-at-ply" => f.hang_at_ply = Some(num()?),
+            "--illegal-at-ply" => f.illegal_at_ply = Some(num()?),
+            "--slow-at-ply" => f.slow_at_ply = Some(num()?),
+            "--slow-ms" => f.slow_ms = num()?,
             "--stamp" => f.stamp = Some(value.clone()),
             "--optimum" => {
                 let (name, target) = value
@@ -123,6 +141,12 @@ fn parse_args() -> Result<Faults, String> {
         }
     }
     Ok(f)
+}
+
+/// The moves after the start position of a `position` line.
+fn plies(line: &str) -> u64 {
+    line.split_once(" moves")
+        .map_or(0, |(_, m)| m.split_ascii_whitespace().count() as u64)
 }
 
 fn parse_position(line: &str, mode: CastlingMode) -> Option<Chess> {
@@ -173,6 +197,7 @@ fn main() {
     let mut rng = Rng::new(f.seed.max(1));
     let mut pos = Chess::default();
     let mut searches = 0u64;
+    let mut ply = 0u64;
     let mut tuned: i64 = 0;
     let mode = if f.chess960 {
         CastlingMode::Chess960
@@ -231,7 +256,10 @@ fn main() {
                 writeln!(out, "readyok").ok();
             }
             "position" => match parse_position(cmd, mode) {
-                Some(p) => pos = p,
+                Some(p) => {
+                    pos = p;
+                    ply = plies(cmd);
+                }
                 None => {
                     writeln!(out, "info string cannot parse: {cmd}").ok();
                 }
@@ -246,7 +274,16 @@ fn main() {
                     eprintln!("faulty-engine: crashing on purpose at search {searches}");
                     std::process::exit(3);
                 }
-                if reached(f.hang_after, searches) {
+                if reached(f.crash_at_ply, ply) {
+                    writeln!(out, "info depth 1 score cp 0 nodes 1 string about to crash").ok();
+                    out.flush().ok();
+                    eprintln!("faulty-engine: crashing on purpose at ply {ply}");
+                    std::process::exit(3);
+                }
+                if reached(f.slow_at_ply, ply) {
+                    std::thread::sleep(Duration::from_millis(f.slow_ms));
+                }
+                if reached(f.hang_after, searches) || reached(f.hang_at_ply, ply) {
                     out.flush().ok();
                     // Hang: ignore everything, including `stop` and `isready`, until killed.
                     loop {
@@ -275,6 +312,10 @@ fn main() {
                     writeln!(out, "\u{1}\u{7f} garbage {{{{ }}}} \u{fffd}").ok();
                     writeln!(out, "info depth banana score cp").ok();
                     "bestmove !!garbage!!".to_owned()
+                } else if reached(f.illegal_at_ply, ply) {
+                    // A search that believes in its move, as a buggy engine would.
+                    writeln!(out, "info depth 3 seldepth 4 score cp 12 nodes 99 pv a1a1").ok();
+                    "bestmove a1a1".to_owned()
                 } else if reached(f.illegal_after, searches)
                     || rng.next_u64() % 1000 < f.illegal_rate
                 {

@@ -116,6 +116,7 @@ mod tests {
             engine_games: vec![games; 2],
             repeated_games: 0,
             late_games: 0,
+            failures: Default::default(),
         }
     }
 

@@ -8,6 +8,7 @@ pub mod extract;
 pub mod label;
 pub mod match_cmd;
 pub mod perft;
+pub mod replay;
 pub mod sprt;
 pub mod spsa;
 pub mod stats;

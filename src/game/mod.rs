@@ -4,6 +4,8 @@
 //! [`GameRecord`]: engine failures become lost games with a [`Fault`] and a reason.
 
 pub mod adjudication;
+pub mod case;
+pub mod judge;
 pub mod pgn;
 mod play;
 mod player;
@@ -13,11 +15,14 @@ pub mod tc;
 pub mod variant;
 
 pub use adjudication::{Adjudication, DrawRule, ResignRule};
+pub use case::{FailureCase, FailureKind};
 pub use play::{play_game, GameSettings, NotPlayed, Opening};
 pub use player::Player;
 pub use record::{Fault, FaultKind, GameRecord, Outcome};
 pub use tc::{Limits, TimeControl};
 pub use variant::Variant;
 
+#[cfg(test)]
+mod case_tests;
 #[cfg(test)]
 mod tests;

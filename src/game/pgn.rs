@@ -387,6 +387,7 @@ mod tests {
             termination: Termination::TimeForfeit,
             fault: None,
             fault_output: Vec::new(),
+            case: None,
             time_control: "10+0.1".into(),
             black_time_control: "10+0.1".into(),
             // 2000-02-29 12:34:56 UTC

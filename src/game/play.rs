@@ -2,16 +2,19 @@
 //! turns every engine failure into a lost game with its reason.
 
 use super::adjudication::{Adjudication, Adjudicator, Verdict};
+use super::case::{self, EngineCase, FailureCase, FailureKind, FailurePoint};
+use super::judge;
 use super::player::Player;
 use super::record::{side_name, Fault, FaultKind, GameRecord, MoveRecord, Outcome, Termination};
 use super::rules::History;
 use super::tc::{go_params, Clock, ClockVerdict, Limits};
 use super::variant::Variant;
+use crate::uci::flight::{Bounds, Kind, Transcript};
 use crate::uci::{StartError, UciError};
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
-use shakmaty::{Chess, Color, Position};
+use shakmaty::{Chess, Color, EnPassantMode, Position};
 use std::time::Instant;
 
 /// Where a game starts: a position and book moves played from it.
@@ -89,6 +92,8 @@ struct Ending {
     reason: String,
     termination: Termination,
     fault: Option<Fault>,
+    /// Where the fault happened, for the failure case.
+    at: Option<FailurePoint>,
 }
 
 impl Ending {
@@ -116,6 +121,7 @@ impl Ending {
                 reason,
                 termination,
                 fault,
+                at: None,
             };
         }
         Ending {
@@ -123,7 +129,14 @@ impl Ending {
             reason,
             termination,
             fault,
+            at: None,
         }
+    }
+
+    /// The ending with the place of its fault.
+    fn at(mut self, point: FailurePoint) -> Ending {
+        self.at = Some(point);
+        self
     }
 
     fn rules(outcome: Outcome, reason: &str) -> Ending {
@@ -132,15 +145,8 @@ impl Ending {
             reason: reason.to_owned(),
             termination: Termination::Normal,
             fault: None,
+            at: None,
         }
-    }
-}
-
-fn fault_kind(e: &UciError) -> FaultKind {
-    match e {
-        UciError::Crashed(_) => FaultKind::Crash,
-        UciError::Timeout(_) | UciError::Protocol(_) => FaultKind::Disconnect,
-        UciError::Spawn { .. } => FaultKind::Startup,
     }
 }
 
@@ -148,16 +154,37 @@ fn fault_kind(e: &UciError) -> FaultKind {
 /// with a result and a reason; a player whose engine must be replaced is left without one. An
 /// engine that cannot be started and made ready is no game at all: the error names it, with its
 /// command line and last output, and nothing is scored.
+///
+/// Every line to and from both engines goes into the game's flight recorder; a game that ends by
+/// a fault gets its [`FailureCase`] (with that transcript) in [`GameRecord::case`], any other
+/// drops the transcript unread.
 pub fn play_game(
     white: &mut Player,
     black: &mut Player,
     opening: &Opening,
     settings: &GameSettings,
 ) -> Result<GameRecord, NotPlayed> {
+    let transcript = Transcript::new(Bounds::default());
+    white.set_recorder(Some(transcript.recorder(case::side_label(true))));
+    black.set_recorder(Some(transcript.recorder(case::side_label(false))));
+    let played = play_recorded(white, black, opening, settings, &transcript);
+    white.set_recorder(None);
+    black.set_recorder(None);
+    played
+}
+
+/// [`play_game`] with the recorders attached.
+fn play_recorded(
+    white: &mut Player,
+    black: &mut Player,
+    opening: &Opening,
+    settings: &GameSettings,
+    transcript: &Transcript,
+) -> Result<GameRecord, NotPlayed> {
     let start_time = std::time::SystemTime::now();
     let started = Instant::now();
     let mut moves: Vec<MoveRecord> = Vec::new();
-    let ending = match run(white, black, opening, settings, &mut moves) {
+    let mut ending = match run(white, black, opening, settings, &mut moves) {
         Ok(ending) => ending,
         Err(Unplayed::Start(Color::White, cause)) => {
             return Err(NotPlayed::Start(white.start_error(cause)))
@@ -173,8 +200,31 @@ pub fn play_game(
         if f.kind.needs_restart() {
             player.discard();
         }
+        // Waits for a dying engine's last stderr lines, which the transcript gets too.
         fault_output = player.output_tail();
     }
+    let case = match (&ending.fault, ending.at.take()) {
+        (Some(fault), Some(at)) => {
+            let mut case = failure_case(white, black, opening, settings, fault, at, transcript);
+            case.started = crate::report::dates::utc_timestamp(start_time);
+            if fault.kind == FaultKind::IllegalMove {
+                ending.reason = case::illegal_move_reason(
+                    side_name(if fault.white {
+                        Color::White
+                    } else {
+                        Color::Black
+                    }),
+                    &fault.detail,
+                    &case.fen,
+                    &case.go,
+                    case.info.last().map(String::as_str),
+                );
+            }
+            case.reason = ending.reason.clone();
+            Some(Box::new(case))
+        }
+        _ => None,
+    };
     Ok(GameRecord {
         white: white.name(),
         black: black.name(),
@@ -185,6 +235,7 @@ pub fn play_game(
         termination: ending.termination,
         fault: ending.fault,
         fault_output,
+        case,
         time_control: settings.white_limits.pgn_tag(),
         black_time_control: settings.black_limits.pgn_tag(),
         start_time,
@@ -250,6 +301,55 @@ fn run(
     )
 }
 
+/// The case of a game lost by `fault` at `at`, from the game's transcript (its `reason` and
+/// `started` are filled in by the caller).
+fn failure_case(
+    white: &Player,
+    black: &Player,
+    opening: &Opening,
+    settings: &GameSettings,
+    fault: &Fault,
+    at: FailurePoint,
+    transcript: &Transcript,
+) -> FailureCase {
+    let side = case::side_label(fault.white);
+    let kind = FailureKind::of(fault.kind, at.hung);
+    // The verdict closes the transcript, so that it reads to its end without the header.
+    transcript.push(side, Kind::Note, &format!("{kind}: {}", fault.detail));
+    let snapshot = transcript.snapshot();
+    let (position, go) = case::last_search(&snapshot, side);
+    let info = snapshot
+        .last(side, Kind::Received, "info", case::INFO_LINES)
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    let player = if fault.white { white } else { black };
+    let engine = |p: &Player| EngineCase {
+        name: p.name(),
+        spec: p.spec.clone(),
+    };
+    FailureCase {
+        game: 0,
+        kind,
+        white_failed: fault.white,
+        reason: String::new(),
+        detail: fault.detail.clone(),
+        started: String::new(),
+        variant: settings.variant,
+        opening: opening.clone(),
+        book: String::new(),
+        fen: at.fen,
+        position,
+        go,
+        deadline_ms: at.deadline_ms,
+        startup_ms: player.startup.as_millis() as u64,
+        ping_ms: player.ping.as_millis() as u64,
+        engines: [engine(white), engine(black)],
+        info,
+        transcript: snapshot,
+    }
+}
+
 /// [`NotPlayed`] before the failing player's details are added.
 enum Unplayed {
     Start(Color, UciError),
@@ -295,6 +395,12 @@ fn play_moves(
         };
         let opponent_can_mate = !pos.has_insufficient_material(!turn);
         let deadline = clock.deadline();
+        // Computed only when the engine fails: the position is still the one before its move.
+        let at = |hung: bool| FailurePoint {
+            fen: Fen::from_position(&pos, EnPassantMode::Legal).to_string(),
+            deadline_ms: deadline.as_millis() as u64,
+            hung,
+        };
         let ping = player.ping;
         let searched = player.engine().and_then(|e| {
             e.set_position(opening.fen.as_deref(), &played)?;
@@ -304,38 +410,33 @@ fn play_moves(
             Ok(r) => r,
             Err(UciError::Timeout(_)) => {
                 // No move in time: a loss on time. Keep the engine only if it recovers promptly.
-                let recovered = player
-                    .engine()
-                    .is_ok_and(|e| e.stop(ping).is_ok() && e.is_ready(ping).is_ok());
+                let recovered = player.engine().is_ok_and(|e| judge::recovers(e, ping));
                 if !recovered {
                     player.discard();
                 }
-                let detail = format!("no move within {} ms", deadline.as_millis());
-                return Ok(Ending::fault(
-                    turn,
-                    FaultKind::TimeLoss,
-                    detail,
-                    opponent_can_mate,
-                ));
+                let mut detail = format!("no move within {} ms", deadline.as_millis());
+                if !recovered {
+                    detail.push_str(", and no answer to stop/isready (hung)");
+                }
+                return Ok(
+                    Ending::fault(turn, FaultKind::TimeLoss, detail, opponent_can_mate)
+                        .at(at(!recovered)),
+                );
             }
-            Err(e) => return Ok(Ending::fault(turn, fault_kind(&e), e.to_string(), true)),
+            Err(e) => {
+                let kind = judge::fault_kind(&e);
+                return Ok(Ending::fault(turn, kind, e.to_string(), true).at(at(false)));
+            }
         };
         if clock.charge(result.elapsed) == ClockVerdict::Flagged {
             let detail = format!("used {} ms", result.elapsed.as_millis());
-            return Ok(Ending::fault(
-                turn,
-                FaultKind::TimeLoss,
-                detail,
-                opponent_can_mate,
-            ));
+            return Ok(
+                Ending::fault(turn, FaultKind::TimeLoss, detail, opponent_can_mate).at(at(false)),
+            );
         }
         let sent = result.best.mv.clone().unwrap_or_else(|| "0000".to_owned());
-        let Some(mv) = sent
-            .parse::<UciMove>()
-            .ok()
-            .and_then(|u| u.to_move(&pos).ok())
-        else {
-            return Ok(Ending::fault(turn, FaultKind::IllegalMove, sent, true));
+        let Some(mv) = judge::legal_move(&pos, &sent) else {
+            return Ok(Ending::fault(turn, FaultKind::IllegalMove, sent, true).at(at(false)));
         };
         let fullmove = pos.fullmoves().get();
         // The opponent gets the move in the variant's notation (king takes rook for castling in
@@ -377,5 +478,6 @@ fn adjudicated(outcome: Outcome, reason: &str) -> Ending {
         reason: reason.to_owned(),
         termination: Termination::Adjudication,
         fault: None,
+        at: None,
     }
 }

@@ -1,5 +1,6 @@
 //! A seat at the board: an engine spec and, while it is healthy, its running process.
 
+use crate::uci::flight::FlightRecorder;
 use crate::uci::log::OutputTail;
 use crate::uci::{Engine, EngineSpec, StartError, TrafficLog, UciError};
 use std::time::Duration;
@@ -23,6 +24,9 @@ pub struct Player {
     starts: u32,
     start_error: Option<StartError>,
     last_tail: Option<OutputTail>,
+    /// The current game's flight recorder: attached to the running engine and to every engine
+    /// started during the game.
+    recorder: Option<FlightRecorder>,
 }
 
 impl Player {
@@ -39,6 +43,7 @@ impl Player {
             starts: 0,
             start_error: None,
             last_tail: None,
+            recorder: None,
         }
     }
 
@@ -65,7 +70,17 @@ impl Player {
                 self.starts += 1;
             }
             match Engine::start_pinned(&self.spec, self.startup, self.log.as_ref(), &self.cpus) {
-                Ok(e) => self.engine = Some(e),
+                Ok(mut e) => {
+                    if let Some(r) = &self.recorder {
+                        // The handshake happened before the recorder could see it.
+                        r.note(&format!(
+                            "started `{}` (uci, its setoption lines and isready done)",
+                            crate::uci::command_line(&self.spec)
+                        ));
+                    }
+                    e.set_recorder(self.recorder.clone());
+                    self.engine = Some(e);
+                }
                 Err(e) => {
                     let cause = e.error.clone();
                     self.last_tail = None;
@@ -115,6 +130,15 @@ impl Player {
             }
             other => other,
         }
+    }
+
+    /// Attaches a game's flight recorder to this seat (its running engine and any engine started
+    /// until it is detached with `None`).
+    pub fn set_recorder(&mut self, recorder: Option<FlightRecorder>) {
+        if let Some(e) = self.engine.as_mut() {
+            e.set_recorder(recorder.clone());
+        }
+        self.recorder = recorder;
     }
 
     /// Kills the process; the next game starts a new one.

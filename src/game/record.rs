@@ -155,6 +155,9 @@ pub struct GameRecord {
     pub fault: Option<Fault>,
     /// The faulty engine's last lines of output (empty without a fault).
     pub fault_output: Vec<String>,
+    /// What a developer needs to see and replay the fault (with the game's UCI transcript);
+    /// `None` without a fault.
+    pub case: Option<Box<super::case::FailureCase>>,
     /// White's time control as a PGN tag value.
     pub time_control: String,
     /// Black's time control as a PGN tag value (usually the same as White's).

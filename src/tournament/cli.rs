@@ -86,6 +86,10 @@ pub struct MatchArgs {
     /// (appended to).
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
+    /// Keep at most N failure case files (a crash, hang, illegal move or time loss: the game's
+    /// UCI transcript and what `harness replay` needs) in <results-stem>.failures/. Default 50.
+    #[arg(long = "max-failure-files", value_name = "N")]
+    pub max_failure_files: Option<usize>,
     /// Milliseconds an engine may take to start (uci→uciok, isready→readyok).
     #[arg(long = "startup-ms", default_value_t = 10_000)]
     pub startup_ms: u64,
@@ -175,6 +179,9 @@ pub fn resumed_config(
     if now.log.is_some() {
         old.log = now.log.clone();
     }
+    if now.max_failure_files.is_some() {
+        old.max_failure_files = now.max_failure_files;
+    }
     if let Some(rounds) = now.rounds {
         old.rounds = Some(rounds);
         words = with_rounds(words, rounds);
@@ -244,6 +251,9 @@ fn config_from(
         cfg.fault_rules.max_share = pct / 100.0;
     }
     cfg.log = args.log;
+    if let Some(n) = args.max_failure_files {
+        cfg.max_failure_files = n;
+    }
     cfg.startup = Duration::from_millis(args.startup_ms);
     cfg.ping = Duration::from_millis(args.ping_ms);
     cfg.pgn_out = args

@@ -124,6 +124,7 @@ mod tests {
             engine_games: Vec::new(),
             repeated_games: 0,
             late_games: 0,
+            failures: Default::default(),
         }
     }
 

@@ -54,6 +54,8 @@ pub struct MatchConfig {
     pub fault_rules: FaultRules,
     /// Write every line to and from every engine here (`--log`).
     pub log: Option<PathBuf>,
+    /// Failure case files kept beside the results file (`--max-failure-files`).
+    pub max_failure_files: usize,
     /// The rules (standard chess or Chess960); Chess960 engines get `UCI_Chess960=true`.
     pub variant: Variant,
     /// Allowance for engine startup (`uci` → `uciok`, `isready`).
@@ -95,6 +97,7 @@ impl MatchConfig {
             recover: true,
             fault_rules: FaultRules::default(),
             log: None,
+            max_failure_files: crate::forensics::files::DEFAULT_MAX_FILES,
             variant: Variant::Standard,
             startup: Duration::from_secs(10),
             ping: Duration::from_secs(5),
@@ -279,6 +282,8 @@ pub struct MatchOutcome {
     pub repeated_games: u64,
     /// Games that finished after the SPRT decided (recorded, but they did not change it).
     pub late_games: u64,
+    /// The failure cases this run wrote beside its results, and those it did not.
+    pub failures: crate::forensics::FailureSummary,
 }
 
 impl MatchOutcome {

@@ -255,6 +255,25 @@ pub fn print_speed(o: &MatchOutcome, wall: std::time::Duration) {
     println!();
 }
 
+/// Where the failure cases of the run are, and how many failed games have none.
+fn print_failures(o: &MatchOutcome) {
+    let f = &o.failures;
+    let Some(dir) = &f.dir else { return };
+    if f.written > 0 {
+        println!(
+            "Failure cases: {} written to {} (harness replay FILE replays one)",
+            f.written,
+            dir.display()
+        );
+    }
+    if f.not_recorded > 0 {
+        println!(
+            "{} more failures not recorded (--max-failure-files {})",
+            f.not_recorded, f.max
+        );
+    }
+}
+
 /// The final report: every pairing in the fastchess layout, faults, and speed.
 pub fn print_final(cfg: &MatchConfig, o: &MatchOutcome) {
     if o.games > 0 {
@@ -299,6 +318,7 @@ pub fn print_final(cfg: &MatchConfig, o: &MatchOutcome) {
             o.late_games
         );
     }
+    print_failures(o);
     match &o.stopped {
         Some(Stop::Interrupted) => println!("Stopped: {}", Stop::Interrupted),
         Some(why) => println!("Stopped, no verdict: {why}"),

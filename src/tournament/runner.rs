@@ -7,6 +7,8 @@ use super::resume::{append_journal, journal_path, read_journal, GameEntry, Resul
 use super::schedule::{pairings, schedule, GameJob};
 use super::tally::Tally;
 use super::{affinity, interrupt, lock, preflight};
+use crate::forensics::format::replay_command;
+use crate::forensics::FailureFiles;
 use crate::game::pgn::{write_game, PgnHeader};
 use crate::game::{play_game, GameRecord, GameSettings, NotPlayed, Opening, Player};
 use crate::stats::{Decision, PairTracker};
@@ -69,6 +71,7 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
             engine_games: vec![0; names.len()],
             repeated_games: 0,
             late_games: 0,
+            failures: Default::default(),
         },
         file: ResultsFile {
             version: 1,
@@ -150,6 +153,10 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
     if let Some(path) = &cfg.results {
         state.journal = Some(open_journal(&journal_path(path))?);
     }
+    let mut failures = cfg
+        .results
+        .as_ref()
+        .map(|path| FailureFiles::new(path, cfg.max_failure_files));
     let queue = Mutex::new(queue);
     let stop = AtomicBool::new(false);
     if let Some(plan) = &cpus {
@@ -172,7 +179,7 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
         }
         drop(tx);
         for (job, played) in rx {
-            let record = match played {
+            let mut record = match played {
                 Ok(record) => record,
                 Err(not_played) => {
                     // Not a game: nothing is scored or journaled, and a resume replays it.
@@ -190,6 +197,11 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
             progress.game_line(&job, &record);
             if let Some(text) = fault_output(&record) {
                 progress.warn(&text);
+            }
+            if let (Some(files), Some(case)) = (failures.as_mut(), record.case.as_deref_mut()) {
+                case.game = job.id + 1;
+                case.book = cfg.book_name.clone();
+                keep_case(files, case, &progress);
             }
             if let Some(pgn) = state.pgn.as_mut() {
                 let header = pgn_header(cfg, &job, &openings[job.opening]);
@@ -219,6 +231,9 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
         }
         Ok(())
     })?;
+    if let Some(files) = &failures {
+        state.outcome.failures = files.summary().clone();
+    }
     if interrupt::requested() && state.outcome.stopped.is_none() {
         state.outcome.stopped = Some(Stop::Interrupted);
     }
@@ -249,6 +264,35 @@ fn cpu_plan(cfg: &MatchConfig) -> anyhow::Result<Option<affinity::CpuPlan>> {
         .unwrap_or(1);
     let available = affinity::available_cpus()?;
     Ok(Some(affinity::plan(&available, cfg.concurrency, per_game)?))
+}
+
+/// Writes a failed game's case beside the results and says where, or counts it once the bound
+/// is reached (saying so the first time). A disk that refuses costs the case, not the run.
+fn keep_case(files: &mut FailureFiles, case: &crate::game::FailureCase, progress: &Progress) {
+    match files.keep(case) {
+        Ok(Some(path)) => progress.warn(&format!(
+            "game {} ({} vs {}): {}; its case is in {}, replay it with `{}`",
+            case.game,
+            case.engines[0].name,
+            case.engines[1].name,
+            case.reason,
+            path.display(),
+            replay_command(&path)
+        )),
+        Ok(None) => {
+            let s = files.summary();
+            if s.not_recorded == 1 {
+                progress.warn(&format!(
+                    "game {} failed ({}): {} failure cases are kept already (--max-failure-files); further failures are counted, not written",
+                    case.game, case.kind, s.max
+                ));
+            }
+        }
+        Err(e) => progress.warn(&format!(
+            "game {} failed ({}), but its case could not be written: {e}",
+            case.game, case.kind
+        )),
+    }
 }
 
 /// This run in words, for the lock file: the command line.

@@ -178,6 +178,7 @@ mod tests {
                 engine_games: vec![0; 2],
                 repeated_games: 0,
                 late_games: 0,
+                failures: Default::default(),
             },
             file: ResultsFile::default(),
             pgn: None,

@@ -153,6 +153,7 @@ impl Engine {
             log: log.cloned(),
             name: spec.display_name(),
             pid: child.id(),
+            recorder: Default::default(),
         };
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
@@ -190,6 +191,12 @@ impl Engine {
             self.send(&format!("setoption name {name} value {value}"))?;
         }
         self.is_ready(timeout)
+    }
+
+    /// Attaches a game's flight recorder to every line to and from this engine (`None`
+    /// detaches it).
+    pub fn set_recorder(&mut self, recorder: Option<super::flight::FlightRecorder>) {
+        self.tap.recorder.set(recorder);
     }
 
     /// The last lines the engine printed (stdout and stderr), oldest first.

@@ -2,9 +2,12 @@
 //! engine (`--log FILE`, like fastchess's `-log`), and an [`OutputTail`] of each engine's last
 //! lines in memory, printed when that engine faults or fails to start.
 //!
+//! Each [`Tap`] also feeds the game's flight recorder ([`super::flight`]) when one is attached.
+//!
 //! Both are bounded where it matters: the tail holds a fixed number of lines of a fixed length, so
 //! an engine that floods its stderr costs no memory; the log streams to disk.
 
+use super::flight::RecorderSlot;
 use crate::report::dates::utc_timestamp;
 use std::collections::VecDeque;
 use std::fs::File;
@@ -152,6 +155,8 @@ pub struct Tap {
     pub name: String,
     /// Its process id.
     pub pid: u32,
+    /// The current game's flight recorder, if one is attached (see [`super::flight`]).
+    pub recorder: RecorderSlot,
 }
 
 impl Tap {
@@ -163,6 +168,7 @@ impl Tap {
         if let Some(log) = &self.log {
             log.line(&self.name, self.pid, dir, text);
         }
+        self.recorder.record(dir, text);
     }
 }
 

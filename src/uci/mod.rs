@@ -12,6 +12,7 @@
 pub mod cpus;
 mod engine;
 mod error;
+pub mod flight;
 mod info;
 pub mod log;
 pub mod reader;

@@ -379,6 +379,7 @@ mod tests {
             log: None,
             name: "sh".into(),
             pid: 0,
+            recorder: Default::default(),
         };
         let mut child = std::process::Command::new("sh")
             .args(["-c", "echo last words >&2; exit 3"])

@@ -1,0 +1,415 @@
+//! The failure case file: a header of `key: value` lines, a blank line, then the game's UCI
+//! transcript. Written for a person first (comment lines say what happened and how to replay
+//! it) and read back by `harness replay`.
+//!
+//! ```text
+//! # Sable failure case: game 3, Black (B) makes an illegal move a1a1 in ... (after `go ...`; ...)
+//! # Replay: harness replay r.failures/game-000003-illegal-move.txt
+//! format: sable-failure-case 1
+//! game: 3
+//! failure: illegal-move
+//! side: black
+//! ...
+//! black.cmd: /path/to/engine
+//! black.arg: --illegal-after
+//! black.arg: 2
+//! black.setoption: setoption name Hash value 16
+//! ...
+//!
+//! +0.000112 white > ucinewgame
+//! +0.004731 white < readyok
+//! ```
+//!
+//! Values escape `\`, line feeds and carriage returns as `\\`, `\n` and `\r`; everything else is
+//! verbatim (a value keeps its inner and trailing spaces). Repeated keys (`arg`, `setoption`,
+//! `info`) keep their order. Transcript lines are `+SECONDS side mark text`, the marks being
+//! those of the `--log` file (`>` sent, `<` received, `!` stderr) and `#` for the harness's
+//! notes. Keys this version does not know are skipped, so a later version can add some.
+
+use super::lines::{parse_go, parse_position};
+use crate::game::case::{side_label, EngineCase, FailureCase, FailureKind};
+use crate::game::{Opening, Variant};
+use crate::uci::flight::{Entry, Kind, Snapshot};
+use crate::uci::EngineSpec;
+use std::collections::HashMap;
+use std::fmt::{self, Write as _};
+use std::path::{Path, PathBuf};
+
+/// The `format:` line's value this version writes and reads.
+pub const FORMAT: &str = "sable-failure-case 1";
+
+/// Why a case file cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CaseError {
+    /// The file cannot be read.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's reason.
+        cause: String,
+    },
+    /// A line is malformed.
+    Line {
+        /// The file.
+        path: PathBuf,
+        /// Its line number, from 1.
+        line: usize,
+        /// What is wrong with it.
+        cause: String,
+    },
+    /// A key every case has is missing.
+    Missing {
+        /// The file.
+        path: PathBuf,
+        /// The key.
+        key: String,
+    },
+}
+
+impl fmt::Display for CaseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CaseError::Io { path, cause } => write!(f, "{}: {cause}", path.display()),
+            CaseError::Line { path, line, cause } => {
+                write!(f, "{}:{line}: {cause}", path.display())
+            }
+            CaseError::Missing { path, key } => write!(
+                f,
+                "{}: no `{key}:` line in its header (is it a failure case of `{FORMAT}`?)",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CaseError {}
+
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\")
+        .replace('\n', "\\n")
+        .replace('\r', "\\r")
+}
+
+fn unescape(s: &str) -> Result<String, String> {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('\\') => out.push('\\'),
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            other => {
+                let what = other.map_or_else(|| "the end".to_owned(), |c| format!("`{c}`"));
+                return Err(format!("a backslash before {what}: write `\\\\` for one"));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A path as a shell word: quoted when it holds anything but plain characters.
+pub fn shell_word(s: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+:=,@%".contains(c);
+    if !s.is_empty() && s.chars().all(plain) {
+        s.to_owned()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// The command that replays the case in `file`.
+pub fn replay_command(file: &Path) -> String {
+    format!("harness replay {}", shell_word(&file.to_string_lossy()))
+}
+
+/// The case as the text of `file` (the file's own path goes into the replay command).
+pub fn to_text(case: &FailureCase, file: &Path) -> String {
+    let mut out = String::new();
+    let failing = case.failing();
+    let _ = writeln!(
+        out,
+        "# Sable failure case: game {}, {} ({}): {}",
+        case.game,
+        if case.white_failed { "White" } else { "Black" },
+        failing.name,
+        escape(&case.reason)
+    );
+    let _ = writeln!(out, "# Replay: {}", replay_command(file));
+    for (label, e) in [("white", &case.engines[0]), ("black", &case.engines[1])] {
+        let dir = e
+            .spec
+            .dir
+            .as_ref()
+            .map(|d| format!(" (in {})", d.display()))
+            .unwrap_or_default();
+        let words: Vec<String> = std::iter::once(&e.spec.cmd)
+            .chain(&e.spec.args)
+            .map(|w| shell_word(w))
+            .collect();
+        let _ = writeln!(out, "# {label}: {}{dir}", escape(&words.join(" ")));
+    }
+    out.push_str(
+        "# Below: `key: value` lines, a blank line, the UCI transcript (seconds since the game \
+         started, side, > sent, < received, ! stderr, # harness note, the line).\n",
+    );
+    let mut kv = |key: &str, value: &str| {
+        let _ = writeln!(out, "{key}: {}", escape(value));
+    };
+    kv("format", FORMAT);
+    kv("game", &case.game.to_string());
+    kv("failure", case.kind.slug());
+    kv("side", case.side());
+    kv("engine", &failing.name);
+    kv("reason", &case.reason);
+    kv("detail", &case.detail);
+    kv("started", &case.started);
+    kv("variant", &case.variant.to_string());
+    if let Some(v) = failing.chess960() {
+        kv("uci-chess960", v);
+    }
+    kv(
+        "opening.fen",
+        case.opening.fen.as_deref().unwrap_or("startpos"),
+    );
+    kv("opening.moves", &case.opening.moves.join(" "));
+    if let Some(origin) = &case.opening.origin {
+        kv("opening.origin", origin);
+    }
+    if !case.book.is_empty() {
+        kv("opening.book", &case.book);
+    }
+    kv("fen", &case.fen);
+    kv("position", &case.position);
+    kv("go", &case.go);
+    kv("deadline-ms", &case.deadline_ms.to_string());
+    kv("startup-ms", &case.startup_ms.to_string());
+    kv("ping-ms", &case.ping_ms.to_string());
+    for (label, e) in [("white", &case.engines[0]), ("black", &case.engines[1])] {
+        kv(&format!("{label}.name"), &e.name);
+        kv(&format!("{label}.cmd"), &e.spec.cmd);
+        for a in &e.spec.args {
+            kv(&format!("{label}.arg"), a);
+        }
+        if let Some(dir) = &e.spec.dir {
+            kv(&format!("{label}.dir"), &dir.to_string_lossy());
+        }
+        for line in e.setoption_lines() {
+            kv(&format!("{label}.setoption"), &line);
+        }
+    }
+    for line in &case.info {
+        kv("info", line);
+    }
+    kv("replay", &replay_command(file));
+    kv("transcript.dropped", &case.transcript.dropped.to_string());
+    out.push('\n');
+    for e in &case.transcript.entries {
+        let _ = writeln!(
+            out,
+            "+{}.{:06} {} {} {}",
+            e.at_us / 1_000_000,
+            e.at_us % 1_000_000,
+            e.source,
+            e.kind.mark(),
+            escape(&e.text)
+        );
+    }
+    out
+}
+
+/// Reads the case file at `path`.
+pub fn read(path: &Path) -> Result<FailureCase, CaseError> {
+    let text = std::fs::read_to_string(path).map_err(|e| CaseError::Io {
+        path: path.to_owned(),
+        cause: e.to_string(),
+    })?;
+    parse(&text, path)
+}
+
+/// The header's values by key (each with its line numbers), in order of appearance.
+#[derive(Default)]
+struct Header {
+    values: HashMap<String, Vec<(usize, String)>>,
+}
+
+impl Header {
+    fn all(&self, key: &str) -> &[(usize, String)] {
+        self.values.get(key).map_or(&[], Vec::as_slice)
+    }
+
+    fn get(&self, key: &str) -> Option<&(usize, String)> {
+        self.all(key).last()
+    }
+}
+
+/// Parses the text of a case file; `path` names it in errors.
+pub fn parse(text: &str, path: &Path) -> Result<FailureCase, CaseError> {
+    let at = |line: usize, cause: String| CaseError::Line {
+        path: path.to_owned(),
+        line,
+        cause,
+    };
+    let mut header = Header::default();
+    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
+    let mut body_start = None;
+    for (n, line) in lines.by_ref() {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line.is_empty() {
+            body_start = Some(n + 1);
+            break;
+        }
+        if line.starts_with('#') {
+            continue;
+        }
+        let (key, value) = line
+            .split_once(':')
+            .ok_or_else(|| at(n, format!("expected `key: value`, got `{line}`")))?;
+        let value = unescape(value.strip_prefix(' ').unwrap_or(value)).map_err(|e| at(n, e))?;
+        header
+            .values
+            .entry(key.trim().to_owned())
+            .or_default()
+            .push((n, value));
+    }
+    let need = |key: &str| {
+        header.get(key).ok_or_else(|| CaseError::Missing {
+            path: path.to_owned(),
+            key: key.to_owned(),
+        })
+    };
+    let (n, format) = need("format")?;
+    if format != FORMAT {
+        return Err(at(*n, format!("format `{format}`, expected `{FORMAT}`")));
+    }
+    let number = |key: &str| -> Result<u64, CaseError> {
+        let (n, v) = need(key)?;
+        v.parse()
+            .map_err(|_| at(*n, format!("`{key}` needs a number, got `{v}`")))
+    };
+    let (n, kind) = need("failure")?;
+    let kind = FailureKind::from_slug(kind).ok_or_else(|| {
+        let known: Vec<&str> = FailureKind::ALL.iter().map(|k| k.slug()).collect();
+        at(
+            *n,
+            format!("unknown failure `{kind}` (one of {})", known.join(", ")),
+        )
+    })?;
+    let (n, side) = need("side")?;
+    let white_failed = match side.as_str() {
+        "white" => true,
+        "black" => false,
+        other => return Err(at(*n, format!("side `{other}`: expected white or black"))),
+    };
+    let (n, variant) = need("variant")?;
+    let variant: Variant = variant.parse().map_err(|e| at(*n, e))?;
+    let (n, position) = need("position")?;
+    parse_position(position, variant).map_err(|e| at(*n, e))?;
+    let (n, go) = need("go")?;
+    parse_go(go).map_err(|e| at(*n, e))?;
+    let text_of = |key: &str| need(key).map(|(_, v)| v.clone());
+    let optional = |key: &str| header.get(key).map(|(_, v)| v.clone());
+    let opening = Opening {
+        fen: Some(text_of("opening.fen")?).filter(|f| f != "startpos"),
+        moves: text_of("opening.moves")?
+            .split_ascii_whitespace()
+            .map(str::to_owned)
+            .collect(),
+        origin: optional("opening.origin"),
+    };
+    let engine = |label: &str| -> Result<EngineCase, CaseError> {
+        let key = |k: &str| format!("{label}.{k}");
+        let mut spec = EngineSpec::new(text_of(&key("cmd"))?);
+        spec.args = header
+            .all(&key("arg"))
+            .iter()
+            .map(|(_, a)| a.clone())
+            .collect();
+        spec.dir = optional(&key("dir")).map(PathBuf::from);
+        for (n, line) in header.all(&key("setoption")) {
+            let (name, value) = line
+                .strip_prefix("setoption name ")
+                .and_then(|rest| rest.split_once(" value "))
+                .ok_or_else(|| {
+                    at(
+                        *n,
+                        format!("expected `setoption name N value V`, got `{line}`"),
+                    )
+                })?;
+            spec.options.push((name.to_owned(), value.to_owned()));
+        }
+        let name = text_of(&key("name"))?;
+        spec.name = Some(name.clone());
+        Ok(EngineCase { name, spec })
+    };
+    let engines = [engine("white")?, engine("black")?];
+    let transcript = Snapshot {
+        entries: match body_start {
+            Some(_) => lines
+                .map(|(n, l)| transcript_line(l).map_err(|e| at(n, e)))
+                .collect::<Result<_, _>>()?,
+            None => Vec::new(),
+        },
+        dropped: match header.get("transcript.dropped") {
+            Some(_) => number("transcript.dropped")?,
+            None => 0,
+        },
+    };
+    Ok(FailureCase {
+        game: number("game")?,
+        kind,
+        white_failed,
+        reason: text_of("reason")?,
+        detail: optional("detail").unwrap_or_default(),
+        started: optional("started").unwrap_or_default(),
+        variant,
+        opening,
+        book: optional("opening.book").unwrap_or_default(),
+        fen: text_of("fen")?,
+        position: position.clone(),
+        go: go.clone(),
+        deadline_ms: number("deadline-ms")?,
+        startup_ms: number("startup-ms")?,
+        ping_ms: number("ping-ms")?,
+        engines,
+        info: header.all("info").iter().map(|(_, l)| l.clone()).collect(),
+        transcript,
+    })
+}
+
+/// One transcript line: `+SECONDS.MICROS side mark text`.
+fn transcript_line(line: &str) -> Result<Entry, String> {
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    let bad = || format!("expected `+SECONDS side mark text` in the transcript, got `{line}`");
+    let (time, rest) = line.split_once(' ').ok_or_else(bad)?;
+    let (source, rest) = rest.split_once(' ').ok_or_else(bad)?;
+    let (mark, text) = rest.split_once(' ').unwrap_or((rest, ""));
+    let (secs, micros) = time
+        .strip_prefix('+')
+        .and_then(|t| t.split_once('.'))
+        .ok_or_else(bad)?;
+    let secs: u64 = secs.parse().map_err(|_| bad())?;
+    let micros: u64 = match micros.len() {
+        6 => micros.parse().map_err(|_| bad())?,
+        _ => return Err(bad()),
+    };
+    if source != side_label(true) && source != side_label(false) {
+        return Err(format!("unknown side `{source}` in the transcript"));
+    }
+    Ok(Entry {
+        at_us: secs
+            .checked_mul(1_000_000)
+            .and_then(|s| s.checked_add(micros))
+            .ok_or_else(bad)?,
+        source: source.to_owned(),
+        kind: Kind::from_mark(mark).ok_or_else(bad)?,
+        text: unescape(text)?,
+    })
+}
+
+#[cfg(test)]
+#[path = "format_tests.rs"]
+mod tests;
