@@ -79,10 +79,10 @@ fn an_illegal_move_is_reported_with_position_go_line_and_last_info() {
         ("black", Kind::Note, "illegal-move: a1a1")
     );
     assert_eq!(case.engines[1].spec, b.spec);
-    // Black's clock after two moves of a few milliseconds each: 10 s plus two increments, less
-    // what the moves took.
+    // Black's clock at its third move, after two of a few milliseconds each: 10 s plus three
+    // increments (this move's is added before it), less what the moves took.
     assert!(
-        (10_000..=10_200).contains(&case.deadline_ms),
+        (10_100..=10_300).contains(&case.deadline_ms),
         "{}",
         case.deadline_ms
     );

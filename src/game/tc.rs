@@ -145,7 +145,10 @@ impl Limits {
     }
 }
 
-/// One side's clock: remaining time and moves played in the current period.
+/// One side's clock: remaining time and moves played in the current period. The increment is
+/// added before each move, the first included (FIDE's Laws 6.1, and what fastchess and cutechess
+/// do): the time an engine is told it has, `wtime`/`btime`, already holds this move's increment.
+/// Book moves are not clocked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Clock {
     limits: Limits,
@@ -167,7 +170,7 @@ impl Clock {
     pub fn new(limits: Limits) -> Clock {
         Clock {
             limits,
-            remaining_ms: limits.tc.map_or(0, |t| t.base_ms),
+            remaining_ms: limits.tc.map_or(0, |t| t.base_ms + t.inc_ms),
             moves_in_period: 0,
         }
     }
@@ -286,12 +289,15 @@ mod tests {
             ..Limits::default()
         };
         let mut c = Clock::new(limits);
+        // The first move's increment is on the clock before it is played.
+        assert_eq!(c.remaining_ms(), 1100);
+        assert_eq!(c.deadline(), Duration::from_millis(1150));
         assert_eq!(c.charge(Duration::from_millis(300)), ClockVerdict::InTime);
-        assert_eq!(c.remaining_ms(), 800);
-        assert_eq!(c.deadline(), Duration::from_millis(850));
+        assert_eq!(c.remaining_ms(), 900);
+        assert_eq!(c.deadline(), Duration::from_millis(950));
         assert_eq!(c.charge(Duration::from_millis(840)), ClockVerdict::InTime);
-        assert_eq!(c.remaining_ms(), 100);
-        assert_eq!(c.charge(Duration::from_millis(151)), ClockVerdict::Flagged);
+        assert_eq!(c.remaining_ms(), 160);
+        assert_eq!(c.charge(Duration::from_millis(211)), ClockVerdict::Flagged);
     }
 
     #[test]
@@ -320,7 +326,7 @@ mod tests {
         let g = go_params(&limits, &w, &b, false);
         assert_eq!(
             g.to_command(),
-            "go wtime 5000 btime 4050 winc 50 binc 50 movestogo 39 nodes 99"
+            "go wtime 5050 btime 4100 winc 50 binc 50 movestogo 39 nodes 99"
         );
         let st = Limits {
             movetime_ms: Some(100),
