@@ -172,7 +172,8 @@ pub fn run(o: &Options) -> anyhow::Result<i32> {
     );
     if classes.classes.is_empty() {
         println!(
-            "Every commit keeps good's Bench: bad plays the same games as good; nothing to find"
+            "Every commit keeps good's Bench: bad plays the same games as good; nothing to find \
+             (--bench-skip off tests them anyway)"
         );
         return Ok(EXIT_NO_REGRESSION);
     }
@@ -261,11 +262,17 @@ impl Bisection<'_> {
         })
     }
 
-    fn label(&self) -> String {
+    /// `[k/max]` for the k-th SPRT, `[k]` for the k-th test run; `what` names bad or good.
+    fn label(&self, what: &str) -> String {
         let done = self.state.steps.iter().filter(|s| s.ran()).count();
+        let what = if what.is_empty() {
+            String::new()
+        } else {
+            format!(" {what}")
+        };
         match &self.state.settings.sprt {
-            Some(p) => format!("[{}/{}]", done + 1, p.max_tests),
-            None => format!("[{}]", done + 1),
+            Some(p) => format!("[{}/{}]{what}", done + 1, p.max_tests),
+            None => format!("[{}]{what}", done + 1),
         }
     }
 
@@ -303,18 +310,21 @@ impl Bisection<'_> {
                     continue;
                 }
             };
-            let label = self.label();
+            let last = c + 1 == self.classes.classes.len();
+            let label = self.label(if last { "bad" } else { "" });
             let end = self.test(commit, &built)?;
             match end {
-                StepEnd::Done(step) => {
-                    let label = if step.verdict == Verdict::Skip {
-                        "[skip]".into()
-                    } else {
-                        label
-                    };
-                    self.record(&label, step)?;
+                StepEnd::Done(step) => self.record(&label, step)?,
+                StepEnd::Interrupted => {
+                    if let Mode::Games { .. } = self.o.mode {
+                        println!(
+                            "The SPRT of {} stopped; its finished games are kept in {}",
+                            report::named(commit),
+                            self.results_file(commit).display()
+                        );
+                    }
+                    return Ok(self.interrupted());
                 }
-                StepEnd::Interrupted => return Ok(self.interrupted()),
                 StepEnd::Undecided { games, llr } => {
                     println!(
                         "{label} {}: no decision after {games} games (LLR {llr:.2}); rerun \
@@ -323,7 +333,7 @@ impl Bisection<'_> {
                     );
                     return Ok(EXIT_UNDECIDED);
                 }
-                StepEnd::NoVerdict(why) if c + 1 == self.classes.classes.len() => {
+                StepEnd::NoVerdict(why) if last => {
                     println!("Cannot confirm that bad is weaker: {why}");
                     return Ok(EXIT_CANNOT);
                 }
@@ -334,11 +344,16 @@ impl Bisection<'_> {
         }
     }
 
+    /// The results file of the SPRT of `commit`.
+    fn results_file(&self, commit: &Commit) -> PathBuf {
+        self.o.dir.join(format!("sprt-{}.json", commit.short()))
+    }
+
     /// Runs the step of mode for `commit`.
     fn test(&self, commit: &Commit, built: &Built) -> anyhow::Result<StepEnd> {
         match &self.o.mode {
             Mode::Games { args, .. } => {
-                let results = self.o.dir.join(format!("sprt-{}.json", commit.short()));
+                let results = self.results_file(commit);
                 let good = self.good.as_ref().expect("good is built first");
                 let sprt = self.sprt.expect("games mode has an SPRT");
                 step::sprt_step(args, sprt, good, commit, built, &results)
@@ -380,10 +395,10 @@ impl Bisection<'_> {
             return Ok(None);
         }
         if self.state.step(&good.hash).is_none() {
-            let label = self.label();
+            let label = self.label("good");
             match self.builder.build(&good.hash) {
                 Ok(built) => match self.test(&good, &built)? {
-                    StepEnd::Done(step) => self.record(&format!("{label} good"), step)?,
+                    StepEnd::Done(step) => self.record(&label, step)?,
                     StepEnd::Interrupted => return Ok(Some(self.interrupted())),
                     other => unreachable!("a test step ends done or interrupted: {other:?}"),
                 },

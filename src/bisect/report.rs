@@ -7,6 +7,15 @@ use super::state::{Settings, Step};
 use crate::stats::sprt::Bounds;
 use std::fmt::Write as _;
 
+/// `1 commit`, `2 commits`.
+fn count(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
 /// `1a2b3c4d5e6f "Subject"`.
 pub fn named(c: &Commit) -> String {
     format!("{} \"{}\"", c.short(), c.subject)
@@ -19,8 +28,8 @@ pub fn header(h: &History, classes: &Classes, s: &Settings, state_file: &str) ->
     let bad = h.commits.last().expect("a range has commits");
     let _ = writeln!(
         out,
-        "Bisecting {} commits after good {} up to bad {}",
-        h.commits.len(),
+        "Bisecting {} after good {} up to bad {}",
+        count(h.commits.len(), "commit"),
         named(&h.good),
         named(bad)
     );
@@ -64,6 +73,9 @@ pub fn header(h: &History, classes: &Classes, s: &Settings, state_file: &str) ->
         "Candidates: {} (each with the commits that keep its Bench)",
         classes.classes.len()
     );
+    if classes.classes.is_empty() {
+        return out;
+    }
     match &s.sprt {
         Some(p) => {
             let (lo, hi) = match Bounds::new(p.per_step, p.per_step) {
@@ -79,11 +91,11 @@ pub fn header(h: &History, classes: &Classes, s: &Settings, state_file: &str) ->
             );
             let _ = writeln!(
                 out,
-                "Whole search: at most {} SPRTs (1 to confirm bad, then ceil(log2 {})); by the \
-                 union bound it names a wrong commit with probability at most {} x {:.4} = {:.3} \
+                "Whole search: at most {} (1 to confirm bad, then ceil(log2 {})); by the union \
+                 bound it names a wrong commit with probability at most {} x {:.4} = {:.3} \
                  (--max-error), if each commit is as strong as good or at least {} weaker and \
                  the weakening stays",
-                p.max_tests,
+                count(p.max_tests, "SPRT"),
                 classes.classes.len(),
                 p.max_tests,
                 p.per_step,
@@ -163,9 +175,9 @@ pub fn cost(steps: &[Step], commits: usize) -> String {
     }
     let mean = total as f64 / games.len() as f64;
     format!(
-        "Games: {total} in {} SPRTs; an SPRT of each of the {commits} commits would take about \
+        "Games: {total} in {}; an SPRT of each of the {commits} commits would take about \
          {commits} x {mean:.1} = {:.0} games",
-        games.len(),
+        count(games.len(), "SPRT"),
         commits as f64 * mean
     )
 }

@@ -5,8 +5,16 @@ use crate::bisect::{self, build::BuildSpec, Mode, Options};
 use crate::stats::Model;
 use crate::tournament::cli::MatchArgs;
 use crate::tournament::interrupt;
-use clap::builder::BoolishValueParser;
 use std::path::PathBuf;
+
+/// `--bench-skip on|off`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Switch {
+    /// Skip them.
+    On,
+    /// Test them like any commit.
+    Off,
+}
 
 /// Options of this subcommand: the range, the test, the build, and the match options.
 #[derive(clap::Args, Debug)]
@@ -33,8 +41,8 @@ pub struct Args {
     engine_path: Option<String>,
     /// Skip commits whose `Bench:` line equals their parent's (they play the same games):
     /// on|off. Default on for games, off for --test.
-    #[arg(long, value_name = "on|off", value_parser = BoolishValueParser::new())]
-    bench_skip: Option<bool>,
+    #[arg(long, value_enum)]
+    bench_skip: Option<Switch>,
     /// Elo of a bad commit against good (H0 of each SPRT, in --model's scale).
     #[arg(long, default_value_t = -10.0, allow_hyphen_values = true)]
     elo0: f64,
@@ -99,7 +107,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         repo: bisect::repo_root()?,
         good: args.good,
         bad: args.bad,
-        bench_skip: args.bench_skip.unwrap_or(args.test.is_none()),
+        bench_skip: args
+            .bench_skip
+            .map_or(args.test.is_none(), |s| s == Switch::On),
         mode,
         build,
         dir: args.dir,
