@@ -77,8 +77,9 @@ impl History {
 const BUILD: &str = "set -e\ntest -s weights.json\nchmod +x engine.sh\n";
 const BROKEN_BUILD: &str = "echo 'build.sh: error: broken on purpose' >&2\nexit 1\n";
 /// The functional test of the `--test` run: the queen is worth at least 600 in the middlegame,
-/// and the test runs in the worktree of the commit it was given.
+/// the test runs in the worktree of the commit it was given, and the engine was built.
 const TEST: &str = "test \"$(git rev-parse HEAD)\" = \"$BISECT_COMMIT\" || exit 2\n\
+                    test -x \"$BISECT_ENGINE\" || exit 3\n\
                     q=$(grep -A1 '\"material.queen\"' weights.json | tr -dc '0-9,' | cut -d, -f1)\n\
                     test \"$q\" -ge 600\n";
 
@@ -305,6 +306,10 @@ fn bisect_test_mode_uses_exit_codes_and_no_games() {
         c[9].clone(),
         "--test".into(),
         "sh test.sh".into(),
+        "--build".into(),
+        "sh build.sh".into(),
+        "--engine-path".into(),
+        "engine.sh".into(),
         "--quiet".into(),
         "--dir".into(),
         out_dir.display().to_string(),
@@ -424,4 +429,81 @@ fn bisect_resumes_after_ctrl_c() {
         let unique: std::collections::HashSet<_> = ids.iter().collect();
         assert_eq!(unique.len(), ids.len(), "commit {i}: {ids:?}");
     }
+}
+
+#[test]
+fn bisect_continues_an_undecided_sprt_with_more_rounds() {
+    let dir = temp_dir("bisect", "rounds");
+    let (repo, c) = make_history(&dir);
+    let out_dir = dir.join("out");
+    let mut args = games_args(&c, &out_dir);
+    args.extend(words("--rounds 1"));
+    // One pair cannot reach the bounds: the search stops, recording nothing for that SPRT.
+    let out = bisect(&repo, &args);
+    let log = text(&out);
+    assert_eq!(out.status.code(), Some(3), "{log}");
+    assert!(log.contains("no decision after 2 games"), "{log}");
+    assert!(steps(&state(&out_dir)).is_empty());
+    assert_eq!(journal(&out_dir, &c[9]).lines().count(), 2);
+    // More rounds continue that SPRT from its two games (a changed --rounds is allowed).
+    let n = args.len();
+    args[n - 1] = "100".into();
+    let out = bisect(&repo, &args);
+    let log = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{log}");
+    assert!(
+        log.contains(&format!("First bad commit: {}", c[4])),
+        "{log}"
+    );
+    // Its games: the two of the first run and the rest, each once, all counted in its step.
+    let ids: Vec<u64> = journal(&out_dir, &c[9])
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["id"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    let unique: std::collections::HashSet<_> = ids.iter().collect();
+    assert_eq!(unique.len(), ids.len(), "{ids:?}");
+    assert!(ids.contains(&0) && ids.contains(&1), "{ids:?}");
+    let verify = &state(&out_dir)["steps"][0];
+    assert_eq!(verify["commit"].as_str(), Some(c[9].as_str()));
+    assert_eq!(verify["evidence"]["games"].as_u64(), Some(ids.len() as u64));
+}
+
+#[test]
+fn bisect_names_every_candidate_when_only_skipped_commits_are_left() {
+    let dir = temp_dir("bisect", "ambiguous");
+    let (repo, c) = make_history(&dir);
+    let out_dir = dir.join("out");
+    // The commit before the weakening cannot be tested either (exit 125).
+    let test = format!("test \"$BISECT_COMMIT\" = {} && exit 125; sh test.sh", c[3]);
+    let args = vec![
+        "--good".into(),
+        c[0].clone(),
+        "--bad".into(),
+        c[9].clone(),
+        "--test".into(),
+        test,
+        "--build".into(),
+        "sh build.sh".into(),
+        "--engine-path".into(),
+        "engine.sh".into(),
+        "--quiet".into(),
+        "--dir".into(),
+        out_dir.display().to_string(),
+    ];
+    let out = bisect(&repo, &args);
+    let log = text(&out);
+    println!("{log}");
+    assert_eq!(out.status.code(), Some(5), "{log}");
+    let list = log.split("is one of\n").nth(1).expect(&log);
+    let listed: Vec<&str> = list
+        .lines()
+        .take_while(|l| l.starts_with("  "))
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(listed, [c[3].as_str(), c[4].as_str()], "{log}");
+    assert!(log.contains(&format!("after {}", &c[2][..12])), "{log}");
 }

@@ -102,7 +102,7 @@ impl Builder {
     /// Builds `hash`; `Err` says why it does not build (the last lines of its output, and the
     /// log file that holds the rest).
     pub fn build(&self, hash: &str) -> Result<Built, String> {
-        let short = &hash[..hash.len().min(12)];
+        let short = super::history::short(hash);
         let mut built = Built {
             engine: None,
             tree: None,

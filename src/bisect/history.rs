@@ -26,8 +26,16 @@ pub struct Commit {
 impl Commit {
     /// The abbreviated hash shown everywhere (12 digits).
     pub fn short(&self) -> &str {
-        &self.hash[..self.hash.len().min(12)]
+        short(&self.hash)
     }
+}
+
+/// The first 12 characters of a hash (all of it if shorter; a hash read back from a state file
+/// edited by hand may hold anything, so this cuts at a character boundary).
+pub fn short(hash: &str) -> &str {
+    hash.char_indices()
+        .nth(12)
+        .map_or(hash, |(i, _)| &hash[..i])
 }
 
 /// The good revision and the commits after it up to bad, oldest first (bad is the last).
@@ -211,6 +219,13 @@ pub fn read(repo: &Path, good: &str, bad: &str) -> Result<History, HistoryError>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_hashes_cut_at_twelve_characters() {
+        assert_eq!(short("0123456789abcdef"), "0123456789ab");
+        assert_eq!(short("abc"), "abc");
+        assert_eq!(short("ééééééééééééé"), "éééééééééééé");
+    }
 
     #[test]
     fn log_records_give_hash_subject_bench_and_merges() {

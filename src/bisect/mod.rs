@@ -462,7 +462,7 @@ impl Bisection<'_> {
                         .map(|s| s.reason.clone())
                         .or_else(|| self.state.step(&head.hash).map(|s| s.reason.clone()))
                         .unwrap_or_default();
-                    println!("  {}  {why}", head.hash);
+                    println!("  {} \"{}\": {why}", head.hash, head.subject);
                 }
                 EXIT_AMBIGUOUS
             }
@@ -481,16 +481,13 @@ impl Bisection<'_> {
         if let Some(s) = bad_step.filter(|s| s.commit != head.hash) {
             println!(
                 "  (tested as {}, which keeps its Bench)",
-                &s.commit[..12.min(s.commit.len())]
+                history::short(&s.commit)
             );
         }
         let good_step = last_good.and_then(|g| self.deciding_step(g));
         let before = match last_good {
             Some(_) => good_step.map_or(String::new(), |s| {
-                format!(
-                    "that of {}, the last good",
-                    &s.commit[..12.min(s.commit.len())]
-                )
+                format!("that of {}, the last good", history::short(&s.commit))
             }),
             None => "good's own 0".to_owned(),
         };

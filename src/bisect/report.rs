@@ -131,7 +131,7 @@ pub fn header(h: &History, classes: &Classes, s: &Settings, state_file: &str) ->
 
 /// One step: `label  commit "subject": evidence: verdict`.
 pub fn step_line(label: &str, step: &Step) -> String {
-    let short = &step.commit[..step.commit.len().min(12)];
+    let short = super::history::short(&step.commit);
     let head = format!("{label} {short} \"{}\"", step.subject);
     let verdict = match step.verdict {
         Verdict::Good => "good",
