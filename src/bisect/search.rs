@@ -262,11 +262,18 @@ impl<'a> Bisection<'a> {
             Answer::NoRegression => {
                 let last = self.classes.classes.len() - 1;
                 let step = self.deciding_step(last).expect("bad's class was decided");
-                println!(
-                    "Bad {} is not weaker than good ({}): no regression to find at these bounds",
-                    report::named(self.h.commits.last().expect("a range has commits")),
-                    step.reason
-                );
+                let bad = report::named(self.h.commits.last().expect("a range has commits"));
+                match self.o.mode {
+                    Mode::Games { .. } => println!(
+                        "Bad {bad} is not weaker than good ({}): no regression to find at these \
+                         bounds",
+                        step.reason
+                    ),
+                    Mode::Test(_) => println!(
+                        "Bad {bad} passes the test ({}): nothing to bisect",
+                        step.reason
+                    ),
+                }
                 EXIT_NO_REGRESSION
             }
             Answer::BadUntestable => {
