@@ -507,3 +507,66 @@ fn bisect_names_every_candidate_when_only_skipped_commits_are_left() {
     assert_eq!(listed, [c[3].as_str(), c[4].as_str()], "{log}");
     assert!(log.contains(&format!("after {}", &c[2][..12])), "{log}");
 }
+
+#[test]
+fn bisect_follows_the_first_parent_line_and_names_a_merge() {
+    let dir = temp_dir("bisect", "merge");
+    let (repo, c) = make_history(&dir);
+    let main = git(&repo, &["rev-parse", "--abbrev-ref", "HEAD"]);
+    git(&repo, &["checkout", "-q", "-b", "side", &c[0]]);
+    std::fs::write(repo.join("side.txt"), "a side branch\n").unwrap();
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "side: a file\n\nBench: 100"]);
+    let side = git(&repo, &["rev-parse", "HEAD"]);
+    git(&repo, &["checkout", "-q", &main]);
+    git(
+        &repo,
+        &[
+            "merge",
+            "-q",
+            "--no-ff",
+            "side",
+            "-m",
+            "Merge side\n\nBench: 109",
+        ],
+    );
+    let merge = git(&repo, &["rev-parse", "HEAD"]);
+    let out_dir = dir.join("out");
+    // The side commit is an ancestor of the merge, but not on its first-parent line.
+    let refused = bisect(
+        &repo,
+        &words(&format!("--good {side} --bad {merge} --test true")),
+    );
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        text(&refused).contains("not on --bad's first-parent line"),
+        "{}",
+        text(&refused)
+    );
+    // Everything passes but the merge: the merge is the answer, with the way into its branch.
+    let test = format!("test \"$BISECT_COMMIT\" != {merge}");
+    let args = vec![
+        "--good".into(),
+        c[0].clone(),
+        "--bad".into(),
+        merge.clone(),
+        "--test".into(),
+        test,
+        "--dir".into(),
+        out_dir.display().to_string(),
+    ];
+    let out = bisect(&repo, &args);
+    let log = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{log}");
+    assert!(log.contains("Bisecting 10 commits"), "{log}");
+    assert!(log.contains(&format!("First bad commit: {merge}")), "{log}");
+    assert!(
+        log.contains("It is a merge: bisect its branch with --good $(git merge-base"),
+        "{log}"
+    );
+    let recorded = steps(&state(&out_dir));
+    assert!(
+        recorded.iter().all(|s| s.0 != side),
+        "the side commit is not on the line"
+    );
+}
