@@ -5,6 +5,7 @@
 //! The domain modules never import [`cmd`]: each `cmd` module only turns its clap arguments
 //! into calls of the domain modules and prints what they return.
 
+pub mod bisect;
 pub mod check;
 pub mod cmd;
 pub mod datagen;

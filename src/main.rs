@@ -24,6 +24,8 @@ enum Command {
     Match(cmd::match_cmd::Args),
     /// Play an SPRT between two engines (or two revisions of sable).
     Sprt(cmd::sprt::Args),
+    /// Find the first commit between two revisions where the engine got weaker (or a test fails).
+    Bisect(cmd::bisect::Args),
     /// Tune an engine's search parameters by SPSA over self-play games (OpenBench's method).
     Spsa(cmd::spsa::Args),
     /// Elo, normalized Elo, LOS and LLR from game or game-pair counts.
@@ -57,6 +59,7 @@ fn main() {
         Command::SuiteGen(a) => cmd::suite_gen::run(a),
         Command::Match(a) => cmd::match_cmd::run(a),
         Command::Sprt(a) => cmd::sprt::run(a),
+        Command::Bisect(a) => cmd::bisect::run(a),
         Command::Stats(a) => cmd::stats::run(a),
         Command::Spsa(a) => cmd::spsa::run(a),
         Command::Book(a) => cmd::book::run(a),

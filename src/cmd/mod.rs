@@ -1,5 +1,6 @@
 //! One module per subcommand: its clap arguments and its entry point.
 
+pub mod bisect;
 pub mod book;
 pub mod check;
 pub mod datagen;

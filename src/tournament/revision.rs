@@ -27,8 +27,9 @@ fn git(repo: &Path) -> Command {
     c
 }
 
-/// FNV-1a: a stable short fingerprint of the working tree's changes.
-fn fnv(bytes: &[u8]) -> u64 {
+/// FNV-1a: a stable short fingerprint of the working tree's changes (and of `bisect`'s build
+/// commands, which key their own caches).
+pub(crate) fn fnv(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
     })
