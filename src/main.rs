@@ -38,6 +38,8 @@ enum Command {
     Extract(cmd::extract::Args),
     /// Score labelled positions with a reference engine (kept beside their results, for tune --lambda)
     Label(cmd::label::Args),
+    /// Syzygy tablebases: probe positions (WDL, DTZ, best move), as the fathom prober does.
+    Tb(cmd::tb::Args),
     /// The regression gate: perft, bench signature, tactical baselines, sanity match.
     Check(cmd::check::Args),
     /// Run the sable engine (UCI on stdin/stdout), the same library the `sable` binary wraps;
@@ -61,6 +63,7 @@ fn main() {
         Command::Datagen(a) => cmd::datagen::run(a),
         Command::Extract(a) => cmd::extract::run(a),
         Command::Label(a) => cmd::label::run(a),
+        Command::Tb(a) => cmd::tb::run(a),
         Command::Check(a) => cmd::check::run(a),
         Command::Engine => {
             sable::uci::Uci::new().run();

@@ -12,4 +12,5 @@ pub mod sprt;
 pub mod spsa;
 pub mod stats;
 pub mod suite_gen;
+pub mod tb;
 pub mod tune;

@@ -13,6 +13,7 @@
 use crate::game::adjudication::{Adjudication, Adjudicator, DrawRule, ResignRule, Verdict};
 use crate::game::rules::History;
 use crate::game::Outcome;
+use crate::tablebase::SyzygyRule;
 use crate::tune::dataset::Record;
 use crate::uci::{Info, Score};
 use sable::board::Board;
@@ -45,6 +46,9 @@ pub struct GameOptions {
     pub draw_after: usize,
     /// A game this long is a draw.
     pub max_plies: usize,
+    /// Syzygy tables (`--tb`): a game whose position is in them ends with their result, and a
+    /// kept position in them is labelled with its exact result instead of the game's.
+    pub syzygy: Option<SyzygyRule>,
 }
 
 impl GameOptions {
@@ -71,6 +75,7 @@ impl GameOptions {
                 score: self.draw_score,
             }),
             maxmoves: Some(u32::try_from(self.max_plies / 2).unwrap_or(u32::MAX)),
+            syzygy: self.syzygy,
         }
     }
 }
@@ -79,6 +84,17 @@ impl GameOptions {
 struct Pending {
     fen: String,
     white_score: i32,
+    /// Its exact result from the tables (White's points), when they answer.
+    exact: Option<f64>,
+}
+
+/// White's points in `pos` by the tables, when `--tb` is on and they answer.
+fn exact_label(rule: Option<&SyzygyRule>, pos: &Chess) -> Option<f64> {
+    let exact = rule?.exact(pos).ok()?;
+    Some(match exact.outcome {
+        shakmaty::KnownOutcome::Decisive { winner } => Outcome::win_for(winner).white_score(),
+        shakmaty::KnownOutcome::Draw => 0.5,
+    })
 }
 
 /// Chooses the opening: a book position (or the start position) plus random legal plies.
@@ -156,6 +172,7 @@ pub fn play_game(
                 pending.push(Pending {
                     fen,
                     white_score: white_view(cp, pos.turn()),
+                    exact: exact_label(opt.syzygy.as_ref(), &pos),
                 });
             }
         }
@@ -163,6 +180,9 @@ pub fn play_game(
         board.make(r.best_move);
         pos.play_unchecked(mv);
         history.push(&pos);
+        if let Some(tb) = adjudicator.tablebase(&pos, &history) {
+            break tb.outcome;
+        }
         match adjudicator.after_move(mover, fullmove, uci_score(r.score)) {
             None => {}
             Some(Verdict::Draw | Verdict::MaxMoves) => break Outcome::Draw,
@@ -173,7 +193,7 @@ pub fn play_game(
         .into_iter()
         .map(|p| Record {
             fen: p.fen,
-            result: outcome.white_score(),
+            result: p.exact.unwrap_or(outcome.white_score()),
             score: Some(p.white_score),
         })
         .collect()
@@ -194,6 +214,7 @@ mod tests {
             draw_plies: 8,
             draw_after: 40,
             max_plies: 200,
+            syzygy: None,
         }
     }
 
