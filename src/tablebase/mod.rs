@@ -28,3 +28,6 @@ pub use tables::{MoveProbe, Probe, Tablebases};
 /// The start of the reason of every game a tablebase adjudicated (`Syzygy: White wins (...)`);
 /// the match report counts these games by it.
 pub const REASON_PREFIX: &str = "Syzygy:";
+
+#[cfg(test)]
+mod tests;
