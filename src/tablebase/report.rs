@@ -5,7 +5,7 @@
 use super::rule::{dtz_text, SyzygyRule, TbResults};
 use super::tables::{MoveProbe, Tablebases};
 use shakmaty::fen::Fen;
-use shakmaty::san::San;
+use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, KnownOutcome};
 use shakmaty_syzygy::AmbiguousWdl;
 use std::fmt;
@@ -115,7 +115,7 @@ impl PositionReport {
 /// `BestMove` and the legal moves by value (`WinningMoves`, `DrawingMoves`, `LosingMoves`, and
 /// the 50-move rule's cursed and blessed ones, when there are any).
 fn add_moves(tags: &mut Vec<(&'static str, String)>, tables: &Tablebases, pos: &Chess) {
-    let san = |m| San::from_move(pos, m).to_string();
+    let san = |m| SanPlus::from_move(pos.clone(), m).to_string();
     match tables.best_move(pos) {
         Ok(Some((m, _))) => tags.push(("BestMove", san(m))),
         Ok(None) => {}
