@@ -249,3 +249,71 @@ fn a_match_with_tb_ends_games_with_the_tables_result() {
     assert!(!String::from_utf8_lossy(&out.stdout).contains("Syzygy"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+#[ignore = "reads ../shared/data/syzygy (skips when it is absent)"]
+fn label_takes_the_tables_exact_result_for_positions_in_them() {
+    let Some(tb) = syzygy() else { return };
+    let dir = temp_dir("tb", "label");
+    let input = dir.join("in.csv");
+    // In the tables: a queen up (result given wrongly as a draw), the same with 95 halfmoves
+    // gone (a draw by the 50-move rule), a drawn rook pawn, Black a queen up. Not in them:
+    // the start position (castling) and five pieces.
+    let lines = [
+        "8/8/8/8/8/k7/8/1K5Q w - - 0 1,0.5,",
+        "8/8/8/8/8/k7/8/1K5Q w - - 95 80,1.0,",
+        "k7/8/8/P7/8/8/8/2K5 b - - 0 1,1.0,",
+        "8/8/8/8/8/2k5/8/K1q5 w - - 3 1,0.5,",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1,0.5,",
+        "8/8/8/4k3/8/2n5/3QK1P1/8 w - - 0 1,0.0,",
+    ];
+    std::fs::write(&input, lines.join("\n") + "\n").unwrap();
+    let out = dir.join("out.csv");
+    let exe = env!("CARGO_BIN_EXE_harness");
+    let o = harness(&[
+        "label",
+        input.to_str().unwrap(),
+        "--engine",
+        &format!("{exe} engine"),
+        "--nodes",
+        "300",
+        "--concurrency",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+        "--tb",
+        &tb,
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("6 positions labelled (4 from the tables"),
+        "{}",
+        text(&o)
+    );
+    let rows: Vec<Vec<String>> = std::fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .map(|l| l.rsplitn(3, ',').map(str::to_owned).collect())
+        .collect();
+    let labels: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|r| (r[1].as_str(), r[0].as_str()))
+        .collect();
+    assert_eq!(
+        &labels[..4],
+        [
+            ("1.0", "3000"),
+            ("0.5", "0"),
+            ("0.5", "0"),
+            ("0.0", "-3000")
+        ]
+    );
+    // The others keep their game result and get the engine's score.
+    assert_eq!((labels[4].0, labels[5].0), ("0.5", "0.0"));
+    assert!(
+        labels[4].1.parse::<i32>().unwrap().abs() < 200,
+        "{labels:?}"
+    );
+    assert!(labels[5].1.parse::<i32>().unwrap() > 300, "{labels:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}

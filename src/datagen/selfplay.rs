@@ -312,4 +312,54 @@ mod tests {
         assert_eq!(uci_score(EngineScore::Mate(3)), Some(Score::Mate(2)));
         assert_eq!(uci_score(EngineScore::Mate(-2)), Some(Score::Mate(-1)));
     }
+
+    #[test]
+    #[ignore = "reads ../shared/data/syzygy (skips when it is absent)"]
+    fn with_tables_a_game_ends_on_entering_them_and_labels_are_exact() {
+        let Some(data) = crate::suites::shared_data() else {
+            return;
+        };
+        let folder = data.join("syzygy");
+        let tables = crate::tablebase::Tablebases::open_shared(folder.to_str().unwrap()).unwrap();
+        let rule = |ignore_50| {
+            crate::tablebase::SyzygyRule::new(
+                tables,
+                None,
+                crate::tablebase::TbResults::Both,
+                ignore_50,
+            )
+            .unwrap()
+        };
+        let position = |fen: &str| crate::tablebase::parse_position(fen).unwrap();
+        // A queen up with 95 halfmoves gone: the tables say draw (the 50-move rule), or a win
+        // when it is ignored; the game itself is never played out.
+        let late = position("8/8/8/8/8/k7/8/1K5Q w - - 95 80");
+        assert_eq!(exact_label(Some(&rule(false)), &late), Some(0.5));
+        assert_eq!(exact_label(Some(&rule(true)), &late), Some(1.0));
+        assert_eq!(exact_label(None, &late), None);
+        // The queen against a knight: games are looked up after each move (a book position in
+        // the tables is played from), and the first move takes the knight.
+        let book = vec![position("8/8/8/4k3/8/2n5/3QK3/8 w - - 0 1")];
+        let opt = GameOptions {
+            random_plies: 0,
+            syzygy: Some(rule(false)),
+            ..quick()
+        };
+        let mut s = Searcher::new(1);
+        let stop = AtomicBool::new(false);
+        let recs = play_game(&mut s, &opt, &book, &mut Rng::new(1), &stop);
+        // The queen takes the knight (a capture: not kept) and the tables end the game at once,
+        // so nothing is kept; without them the game goes on, keeping the queen's quiet moves
+        // until the engine sees the mate.
+        assert!(recs.is_empty(), "{recs:?}");
+        let opt = GameOptions {
+            syzygy: None,
+            ..opt
+        };
+        let recs = play_game(&mut s, &opt, &book, &mut Rng::new(1), &stop);
+        assert!(
+            !recs.is_empty() && recs.iter().all(|r| r.result == 1.0),
+            "{recs:?}"
+        );
+    }
 }
