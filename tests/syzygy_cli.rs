@@ -317,3 +317,35 @@ fn label_takes_the_tables_exact_result_for_positions_in_them() {
     assert!(labels[5].1.parse::<i32>().unwrap() > 300, "{labels:?}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn every_command_that_plays_or_labels_has_the_tb_options() {
+    for (cmd, options) in [
+        (
+            "match",
+            &["--tb ", "--tb-pieces", "--tb-adjudicate", "--tb-ignore-50"][..],
+        ),
+        (
+            "sprt",
+            &["--tb ", "--tb-pieces", "--tb-adjudicate", "--tb-ignore-50"],
+        ),
+        (
+            "spsa",
+            &["--tb ", "--tb-pieces", "--tb-adjudicate", "--tb-ignore-50"],
+        ),
+        (
+            "datagen",
+            &["--tb ", "--tb-pieces", "--tb-adjudicate", "--tb-ignore-50"],
+        ),
+        ("label", &["--tb ", "--tb-pieces", "--tb-ignore-50"]),
+    ] {
+        let help = text(&harness(&[cmd, "--help"]));
+        for o in options {
+            assert!(help.contains(o), "{cmd} --help lacks {o}");
+        }
+    }
+    // --tb-pieces needs --tb.
+    let out = harness(&["datagen", "-o", "/nonexistent/x.csv", "--tb-pieces", "3"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("--tb"), "{}", text(&out));
+}

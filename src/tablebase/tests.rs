@@ -322,3 +322,13 @@ fn truncated_corrupt_and_wrong_tables_give_no_answer_never_a_panic() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+proptest::proptest! {
+    /// Any line, FEN-like or not, parses or says why; never a panic.
+    #[test]
+    fn any_line_parses_or_says_why(line in "[KQRBNPkqrbnp1-9/ wb-]{0,90}|.{0,60}") {
+        if let Err(why) = parse_position(&line) {
+            proptest::prop_assert!(!why.is_empty());
+        }
+    }
+}
