@@ -29,7 +29,7 @@ impl std::fmt::Debug for Tablebases {
 /// The WDL and DTZ of a position, from the side to move's view.
 #[derive(Debug, Clone)]
 pub struct Probe {
-    /// The material, e.g. `KQvKR` (the side with more material first, as table names are).
+    /// The material, White's pieces first: `KQvKR`, or `KRvKQ` when Black has the queen.
     pub material: String,
     /// The table's value: the result under the 50-move rule counted from a zeroing move (a
     /// capture or pawn move), i.e. ignoring the position's own halfmove clock.
