@@ -15,6 +15,7 @@ pub mod report;
 pub mod spsa;
 pub mod stats;
 pub mod suites;
+pub mod tablebase;
 pub mod tournament;
 pub mod tune;
 pub mod uci;

@@ -43,6 +43,8 @@ enum Command {
     /// Replay a failed game's case (written beside a match's results): exit 0 if the failure
     /// reproduces, 1 if not, 2 for a bad file.
     Replay(cmd::replay::Args),
+    /// Syzygy tablebases: probe positions (WDL, DTZ, best move), as the fathom prober does.
+    Tb(cmd::tb::Args),
     /// The regression gate: perft, bench signature, tactical baselines, sanity match.
     Check(cmd::check::Args),
     /// Run the sable engine (UCI on stdin/stdout), the same library the `sable` binary wraps;
@@ -67,6 +69,7 @@ fn main() {
         Command::Datagen(a) => cmd::datagen::run(a),
         Command::Extract(a) => cmd::extract::run(a),
         Command::Label(a) => cmd::label::run(a),
+        Command::Tb(a) => cmd::tb::run(a),
         Command::Check(a) => cmd::check::run(a),
         Command::Replay(a) => cmd::replay::run(a),
         Command::Engine => {

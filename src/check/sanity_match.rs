@@ -37,6 +37,7 @@ pub fn run(profile: Profile) -> anyhow::Result<Verdict> {
             twosided: true,
         }),
         maxmoves: Some(200),
+        syzygy: None,
     };
     Ok(match_verdict(&run_match(&config)?))
 }

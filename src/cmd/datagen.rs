@@ -4,6 +4,7 @@
 use crate::datagen::labels::LabelWriter;
 use crate::datagen::selfplay::{self, GameOptions};
 use crate::game::Variant;
+use crate::tablebase::TbArgs;
 use crate::tournament::book;
 use indicatif::{ProgressBar, ProgressStyle};
 use sable::rng::Rng;
@@ -62,6 +63,9 @@ pub struct Args {
     /// Games longer than this are drawn.
     #[arg(long, default_value_t = 400)]
     pub max_plies: usize,
+    /// Syzygy tables: games end with the tables' result, positions in them get their exact one.
+    #[command(flatten)]
+    pub tb: TbArgs,
 }
 
 /// The book's positions (EPD or FEN lines, as a match's `--openings format=epd` reads them).
@@ -88,6 +92,14 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         println!("{}: already {} positions", args.out.display(), start_count);
         return Ok(0);
     }
+    let syzygy = match args.tb.rule()? {
+        Some((rule, warnings)) => {
+            eprintln!("Syzygy: {}", rule.tables.describe());
+            warnings.iter().for_each(|w| eprintln!("warning: {w}"));
+            Some(rule)
+        }
+        None => None,
+    };
     let opt = GameOptions {
         limits: match args.depth {
             Some(d) => Limits::depth(d),
@@ -100,6 +112,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         draw_plies: args.draw_plies,
         draw_after: args.draw_after,
         max_plies: args.max_plies,
+        syzygy,
     };
     let threads = if args.threads == 0 {
         rayon::current_num_threads()

@@ -3,9 +3,14 @@
 //! `harness tune --lambda` can learn from a stronger engine's judgement of each position as well
 //! as from how the game ended.
 //!
+//! With `--tb DIR`, a position in the Syzygy tables gets its exact result from them instead (the
+//! result column, and a score of +-3000 or 0 from White's view, as for a forced mate or a draw),
+//! without a search.
+//!
 //! The output keeps the input's order, and is written a chunk at a time: an interrupted run
 //! re-started with the same command skips the positions already in OUT and goes on.
 
+use crate::tablebase::{parse_position, SyzygyRule, TbResults, TbTableArgs};
 use crate::tune::dataset::{self, Record};
 use crate::uci::{engine_spec, Engine, EngineSpec, GoParams, Info, Score};
 use anyhow::Context;
@@ -50,11 +55,22 @@ pub struct Args {
     /// Output CSV `fen,result,score` (score from White's view); an existing file is continued.
     #[arg(short, long)]
     pub out: PathBuf,
+    /// Syzygy tables: positions in them get their exact result and score, unsearched.
+    #[command(flatten)]
+    pub tb: TbTableArgs,
 }
 
 /// Runs the subcommand; returns the process exit code.
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let spec = engine_spec(&args.engine, &args.options)?;
+    let syzygy = match args.tb.rule(TbResults::Both)? {
+        Some((rule, warnings)) => {
+            eprintln!("Syzygy: {}", rule.tables.describe());
+            warnings.iter().for_each(|w| eprintln!("warning: {w}"));
+            Some(rule)
+        }
+        None => None,
+    };
     let mut records = Vec::new();
     for path in &args.data {
         let skipped = dataset::for_each_in_file(path, args.skip_bad, |r| records.push(r))?;
@@ -97,35 +113,69 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     );
     bar.set_position(done as u64);
     let pool = Pool::new(spec, first, workers);
-    let mut failed = 0;
+    let (mut failed, mut from_tables) = (0, 0);
     for chunk in records[done..].chunks(CHUNK) {
-        let scores = pool.label(chunk, &params, &bar);
-        failed += scores.iter().filter(|s| s.is_none()).count();
-        out.write_all(csv_lines(chunk, &scores).as_bytes())?;
+        let exact: Vec<Option<Record>> = chunk
+            .iter()
+            .map(|r| syzygy.as_ref().and_then(|rule| table_label(rule, r)))
+            .collect();
+        let searched: Vec<Record> = chunk
+            .iter()
+            .zip(&exact)
+            .filter(|(_, e)| e.is_none())
+            .map(|(r, _)| r.clone())
+            .collect();
+        let mut scores = pool.label(&searched, &params, &bar).into_iter();
+        failed += scores.clone().filter(|s| s.is_none()).count();
+        from_tables += exact.iter().filter(|e| e.is_some()).count();
+        bar.inc((chunk.len() - searched.len()) as u64);
+        let labelled: Vec<Record> = chunk
+            .iter()
+            .zip(exact)
+            .map(|(r, e)| {
+                e.unwrap_or_else(|| Record {
+                    score: scores.next().flatten(),
+                    ..r.clone()
+                })
+            })
+            .collect();
+        out.write_all(csv_lines(&labelled).as_bytes())?;
         out.flush()?;
     }
     bar.finish_and_clear();
     eprintln!(
-        "{}: {} positions labelled ({failed} without a score: the engine failed on them)",
+        "{}: {} positions labelled ({from_tables} from the tables; {failed} without a score: \
+         the engine failed on them)",
         args.out.display(),
         records.len() - done
     );
     Ok(0)
 }
 
-/// The records with their new scores, as CSV lines.
-fn csv_lines(chunk: &[Record], scores: &[Option<i32>]) -> String {
+/// The records as CSV lines.
+fn csv_lines(records: &[Record]) -> String {
     let mut text = String::new();
-    for (r, s) in chunk.iter().zip(scores) {
-        let rec = Record {
-            fen: r.fen.clone(),
-            result: r.result,
-            score: *s,
-        };
-        text.push_str(&dataset::to_csv_line(&rec));
+    for r in records {
+        text.push_str(&dataset::to_csv_line(r));
         text.push('\n');
     }
     text
+}
+
+/// The record with the tables' exact result and its score (+-MATE_CP or 0, White's view), if
+/// the position is in them and they answer.
+fn table_label(rule: &SyzygyRule, r: &Record) -> Option<Record> {
+    let pos = parse_position(&r.fen).ok()?;
+    let (result, score) = match rule.exact(&pos).ok()?.outcome {
+        shakmaty::KnownOutcome::Decisive { winner } if winner.is_white() => (1.0, MATE_CP),
+        shakmaty::KnownOutcome::Decisive { .. } => (0.0, -MATE_CP),
+        shakmaty::KnownOutcome::Draw => (0.5, 0),
+    };
+    Some(Record {
+        fen: r.fen.clone(),
+        result,
+        score: Some(score),
+    })
 }
 
 /// Positions already in the output file (0 when there is none). A half-written last line is

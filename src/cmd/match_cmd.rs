@@ -3,6 +3,7 @@
 use crate::tournament::cli::build_config;
 use crate::tournament::config::Stop;
 use crate::tournament::report::{print_final, print_speed};
+use crate::tournament::syzygy_report::print_syzygy_line;
 use crate::tournament::{interrupt, run_match, EXIT_NO_VERDICT};
 
 /// Options of this subcommand (shared with `harness sprt`).
@@ -16,6 +17,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let start = std::time::Instant::now();
     let outcome = run_match(&cfg)?;
     print_final(&cfg, &outcome);
+    print_syzygy_line(&cfg)?;
     print_speed(&outcome, start.elapsed());
     let too_many = !outcome.fault_shares_over(&cfg.fault_rules).is_empty();
     Ok(match &outcome.stopped {

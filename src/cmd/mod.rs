@@ -14,4 +14,5 @@ pub mod sprt;
 pub mod spsa;
 pub mod stats;
 pub mod suite_gen;
+pub mod tb;
 pub mod tune;

@@ -4,6 +4,7 @@ use crate::stats::{chart::sprt_chart, Decision, Model, Sprt};
 use crate::tournament::cli::{build_config, parse_stored, resumed_config, MatchArgs};
 use crate::tournament::config::Stop;
 use crate::tournament::report::{print_final, print_speed};
+use crate::tournament::syzygy_report::print_syzygy_line;
 use crate::tournament::{interrupt, run_match, MatchConfig, EXIT_NO_VERDICT};
 use clap::Parser;
 use std::path::PathBuf;
@@ -77,6 +78,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let start = std::time::Instant::now();
     let outcome = run_match(&cfg)?;
     print_final(&cfg, &outcome);
+    print_syzygy_line(&cfg)?;
     print_speed(&outcome, start.elapsed());
     if !outcome.history.is_empty() {
         let title = format!("{} vs {}", outcome.names[0], outcome.names[1]);

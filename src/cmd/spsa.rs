@@ -11,7 +11,9 @@ use crate::spsa::{
     format_value, history, iteration_openings, params_from_engine, parse_input, perturb, update,
     Param, Schedule,
 };
+use crate::tablebase::TbArgs;
 use crate::tournament::book::openings_from_words;
+use crate::tournament::cli::syzygy_rule;
 use crate::tournament::config::Stop;
 use crate::tournament::engine_args::{adjudication, engine_from_words};
 use crate::tournament::revision::resolve_engine_revision;
@@ -74,6 +76,9 @@ pub struct Args {
     /// Adjudicate a draw after this many full moves.
     #[arg(long)]
     maxmoves: Option<u32>,
+    /// Syzygy adjudication: a game whose position is in the tables ends with their result.
+    #[command(flatten)]
+    tb: TbArgs,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -99,8 +104,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         bail!("--iterations and --pairs-per must be at least 1");
     }
     let (book, book_name) = openings_from_words(&args.openings, args.seed, args.variant)?;
-    let adjudication =
+    let mut adjudication =
         adjudication(&args.draw, &args.resign, args.maxmoves).map_err(anyhow::Error::msg)?;
+    adjudication.syzygy = syzygy_rule(&args.tb, args.quiet)?;
     let _lock = lock::acquire(&args.out, "harness spsa")?;
     let mut done = 0;
     if args.resume {

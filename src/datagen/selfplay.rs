@@ -13,6 +13,7 @@
 use crate::game::adjudication::{Adjudication, Adjudicator, DrawRule, ResignRule, Verdict};
 use crate::game::rules::History;
 use crate::game::Outcome;
+use crate::tablebase::SyzygyRule;
 use crate::tune::dataset::Record;
 use crate::uci::{Info, Score};
 use sable::board::Board;
@@ -45,6 +46,9 @@ pub struct GameOptions {
     pub draw_after: usize,
     /// A game this long is a draw.
     pub max_plies: usize,
+    /// Syzygy tables (`--tb`): a game whose position is in them ends with their result, and a
+    /// kept position in them is labelled with its exact result instead of the game's.
+    pub syzygy: Option<SyzygyRule>,
 }
 
 impl GameOptions {
@@ -71,6 +75,7 @@ impl GameOptions {
                 score: self.draw_score,
             }),
             maxmoves: Some(u32::try_from(self.max_plies / 2).unwrap_or(u32::MAX)),
+            syzygy: self.syzygy,
         }
     }
 }
@@ -79,6 +84,17 @@ impl GameOptions {
 struct Pending {
     fen: String,
     white_score: i32,
+    /// Its exact result from the tables (White's points), when they answer.
+    exact: Option<f64>,
+}
+
+/// White's points in `pos` by the tables, when `--tb` is on and they answer.
+fn exact_label(rule: Option<&SyzygyRule>, pos: &Chess) -> Option<f64> {
+    let exact = rule?.exact(pos).ok()?;
+    Some(match exact.outcome {
+        shakmaty::KnownOutcome::Decisive { winner } => Outcome::win_for(winner).white_score(),
+        shakmaty::KnownOutcome::Draw => 0.5,
+    })
 }
 
 /// Chooses the opening: a book position (or the start position) plus random legal plies.
@@ -156,6 +172,7 @@ pub fn play_game(
                 pending.push(Pending {
                     fen,
                     white_score: white_view(cp, pos.turn()),
+                    exact: exact_label(opt.syzygy.as_ref(), &pos),
                 });
             }
         }
@@ -163,6 +180,9 @@ pub fn play_game(
         board.make(r.best_move);
         pos.play_unchecked(mv);
         history.push(&pos);
+        if let Some(tb) = adjudicator.tablebase(&pos, &history) {
+            break tb.outcome;
+        }
         match adjudicator.after_move(mover, fullmove, uci_score(r.score)) {
             None => {}
             Some(Verdict::Draw | Verdict::MaxMoves) => break Outcome::Draw,
@@ -173,7 +193,7 @@ pub fn play_game(
         .into_iter()
         .map(|p| Record {
             fen: p.fen,
-            result: outcome.white_score(),
+            result: p.exact.unwrap_or(outcome.white_score()),
             score: Some(p.white_score),
         })
         .collect()
@@ -194,6 +214,7 @@ mod tests {
             draw_plies: 8,
             draw_after: 40,
             max_plies: 200,
+            syzygy: None,
         }
     }
 
@@ -290,5 +311,55 @@ mod tests {
         assert_eq!(uci_score(EngineScore::Cp(-40)), Some(Score::Cp(-40)));
         assert_eq!(uci_score(EngineScore::Mate(3)), Some(Score::Mate(2)));
         assert_eq!(uci_score(EngineScore::Mate(-2)), Some(Score::Mate(-1)));
+    }
+
+    #[test]
+    #[ignore = "reads ../shared/data/syzygy (skips when it is absent)"]
+    fn with_tables_a_game_ends_on_entering_them_and_labels_are_exact() {
+        let Some(data) = crate::suites::shared_data() else {
+            return;
+        };
+        let folder = data.join("syzygy");
+        let tables = crate::tablebase::Tablebases::open_shared(folder.to_str().unwrap()).unwrap();
+        let rule = |ignore_50| {
+            crate::tablebase::SyzygyRule::new(
+                tables,
+                None,
+                crate::tablebase::TbResults::Both,
+                ignore_50,
+            )
+            .unwrap()
+        };
+        let position = |fen: &str| crate::tablebase::parse_position(fen).unwrap();
+        // A queen up with 95 halfmoves gone: the tables say draw (the 50-move rule), or a win
+        // when it is ignored; the game itself is never played out.
+        let late = position("8/8/8/8/8/k7/8/1K5Q w - - 95 80");
+        assert_eq!(exact_label(Some(&rule(false)), &late), Some(0.5));
+        assert_eq!(exact_label(Some(&rule(true)), &late), Some(1.0));
+        assert_eq!(exact_label(None, &late), None);
+        // The queen against a knight: games are looked up after each move (a book position in
+        // the tables is played from), and the first move takes the knight.
+        let book = vec![position("8/8/8/4k3/8/2n5/3QK3/8 w - - 0 1")];
+        let opt = GameOptions {
+            random_plies: 0,
+            syzygy: Some(rule(false)),
+            ..quick()
+        };
+        let mut s = Searcher::new(1);
+        let stop = AtomicBool::new(false);
+        let recs = play_game(&mut s, &opt, &book, &mut Rng::new(1), &stop);
+        // The queen takes the knight (a capture: not kept) and the tables end the game at once,
+        // so nothing is kept; without them the game goes on, keeping the queen's quiet moves
+        // until the engine sees the mate.
+        assert!(recs.is_empty(), "{recs:?}");
+        let opt = GameOptions {
+            syzygy: None,
+            ..opt
+        };
+        let recs = play_game(&mut s, &opt, &book, &mut Rng::new(1), &stop);
+        assert!(
+            !recs.is_empty() && recs.iter().all(|r| r.result == 1.0),
+            "{recs:?}"
+        );
     }
 }

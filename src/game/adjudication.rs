@@ -1,8 +1,11 @@
-//! Adjudication: ending a game early by the engines' own scores (`draw`, `resign`) or its length
-//! (`maxmoves`), as cutechess and fastchess do.
+//! Adjudication: ending a game early by the engines' own scores (`draw`, `resign`), its length
+//! (`maxmoves`) or the Syzygy tables (`--tb`), as cutechess and fastchess do.
 
+use super::record::Outcome;
+use super::rules::History;
+use crate::tablebase::SyzygyRule;
 use crate::uci::Score;
-use shakmaty::Color;
+use shakmaty::{Chess, Color, KnownOutcome};
 
 /// `draw movenumber=N movecount=M score=S`: from full move N on, if both engines' scores stay
 /// within ±S centipawns for M consecutive moves each, the game is drawn.
@@ -37,6 +40,8 @@ pub struct Adjudication {
     pub resign: Option<ResignRule>,
     /// Draw after this many full moves.
     pub maxmoves: Option<u32>,
+    /// End a game once its position is in the Syzygy tables, with their result.
+    pub syzygy: Option<SyzygyRule>,
 }
 
 /// An adjudicated end of game.
@@ -48,6 +53,16 @@ pub enum Verdict {
     MaxMoves,
     /// This side resigns (loses).
     Resign(Color),
+}
+
+/// A game ended by the tables: the result and the reason for the PGN
+/// (`Syzygy: White wins (Black to move: WDL -2, DTZ -14)`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TablebaseVerdict {
+    /// The result.
+    pub outcome: Outcome,
+    /// Why, in words (starts with `tablebase::REASON_PREFIX`).
+    pub reason: String,
 }
 
 /// Follows the scores of a game and says when a rule ends it.
@@ -77,6 +92,25 @@ impl Adjudicator {
             rules,
             ..Adjudicator::default()
         }
+    }
+
+    /// The tables' verdict on `pos`, the position after a move, if `--tb` is on, the position
+    /// is in the tables and its result is one to adjudicate. A game the rules end in `pos`
+    /// (mate, stalemate, repetition, fifty moves, material) is left to them.
+    pub fn tablebase(&self, pos: &Chess, history: &History) -> Option<TablebaseVerdict> {
+        let rule = self.rules.syzygy?;
+        if history.ending(pos).is_some() {
+            return None;
+        }
+        let exact = rule.verdict(pos)?;
+        let outcome = match exact.outcome {
+            KnownOutcome::Decisive { winner } => Outcome::win_for(winner),
+            KnownOutcome::Draw => Outcome::Draw,
+        };
+        Some(TablebaseVerdict {
+            outcome,
+            reason: exact.reason,
+        })
     }
 
     /// Records the move just played by `mover` at full move `fullmove` (the number shown before

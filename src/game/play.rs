@@ -455,6 +455,9 @@ fn play_moves(
             book: false,
         });
         played.push(uci);
+        if let Some(tb) = adjudicator.tablebase(&pos, &history) {
+            return Ok(adjudicated(tb.outcome, &tb.reason));
+        }
         match adjudicator.after_move(turn, fullmove, info.score) {
             None => {}
             Some(Verdict::Draw) => return Ok(adjudicated(Outcome::Draw, "Draw by adjudication")),

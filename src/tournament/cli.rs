@@ -12,6 +12,7 @@ use super::resume::ResultsFile;
 use super::revision::resolve_engine_revision;
 use super::{MatchConfig, Mode};
 use crate::game::Variant;
+use crate::tablebase::TbArgs;
 use anyhow::{bail, Context};
 use clap::Parser;
 use std::path::PathBuf;
@@ -71,6 +72,9 @@ pub struct MatchArgs {
     /// Adjudicate a draw after this many full moves.
     #[arg(long)]
     pub maxmoves: Option<u32>,
+    /// Syzygy adjudication: a game whose position is in the tables ends with their result.
+    #[command(flatten)]
+    pub tb: TbArgs,
     /// After an engine crashes or hangs, restart it and go on (else stop). An engine that cannot
     /// start or answer `uci`/`isready` always stops the run.
     #[arg(long)]
@@ -240,6 +244,7 @@ fn config_from(
     cfg.mode = args.tournament;
     cfg.adjudication =
         adjudication(&args.draw, &args.resign, args.maxmoves).map_err(anyhow::Error::msg)?;
+    cfg.adjudication.syzygy = syzygy_rule(&args.tb, args.quiet)?;
     cfg.recover = args.recover;
     if let Some(n) = args.max_consecutive_faults {
         cfg.fault_rules.max_consecutive = n;
@@ -268,6 +273,24 @@ fn config_from(
     cfg.event = args.event;
     cfg.args = words;
     Ok(cfg)
+}
+
+/// The `--tb` rule, if asked for; says what was loaded (unless quiet) and warns of refused
+/// files (always).
+pub fn syzygy_rule(
+    tb: &TbArgs,
+    quiet: bool,
+) -> anyhow::Result<Option<crate::tablebase::SyzygyRule>> {
+    let Some((rule, warnings)) = tb.rule()? else {
+        return Ok(None);
+    };
+    if !quiet {
+        eprintln!("Syzygy: {}", rule.tables.describe());
+    }
+    for w in warnings {
+        eprintln!("warning: {w}");
+    }
+    Ok(Some(rule))
 }
 
 /// The words of each `--engine` occurrence. clap's derive flattens repeated multi-value options,

@@ -21,3 +21,32 @@ pub fn text(out: &Output) -> String {
         String::from_utf8_lossy(&out.stderr)
     )
 }
+
+/// The shared reference data (`$SABLE_SHARED_DATA`, else `../shared/data` beside the
+/// checkout), as the library's unit tests find it: `None`, after printing why, when there is
+/// none, unless `SABLE_REQUIRE_SHARED_DATA` is set (`.ci/run`), which makes that a failure.
+pub fn shared_data() -> Option<PathBuf> {
+    use std::io::Write;
+    if let Some(dir) = std::env::var_os("SABLE_SHARED_DATA").map(PathBuf::from) {
+        assert!(
+            dir.is_dir(),
+            "SABLE_SHARED_DATA={} is no directory",
+            dir.display()
+        );
+        return Some(dir);
+    }
+    let beside = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
+    if beside.is_dir() {
+        return Some(beside);
+    }
+    let why = format!(
+        "no shared reference data in {} (set SABLE_SHARED_DATA)",
+        beside.display()
+    );
+    assert!(
+        std::env::var_os("SABLE_REQUIRE_SHARED_DATA").is_none(),
+        "{why}"
+    );
+    let _ = writeln!(std::io::stderr(), "skipped: {why}");
+    None
+}
