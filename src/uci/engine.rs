@@ -244,11 +244,11 @@ impl Engine {
     /// Sends one raw command line.
     pub fn send(&mut self, line: &str) -> Result<(), UciError> {
         self.tap.record(Direction::Sent, line);
-        let written = self
-            .stdin
-            .write_all(line.as_bytes())
-            .and_then(|_| self.stdin.write_all(b"\n"));
-        match written.and_then(|_| self.stdin.flush()) {
+        // One write for the line and its end: the engine wakes once, and the pipe is unbuffered.
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        match self.stdin.write_all(&bytes) {
             Ok(()) => Ok(()),
             Err(e) => Err(UciError::Crashed(
                 self.exit_status()
