@@ -4,13 +4,17 @@
 
 use crate::board::Board;
 use crate::types::{Color, PieceType};
-use shakmaty::{Bitboard, ByColor, ByRole, CastlingMode, Chess, FromSetup, Setup, Square};
+use shakmaty::{
+    Bitboard, ByColor, ByRole, CastlingMode, Chess, FromSetup, PositionError, Setup, Square,
+};
 use std::num::NonZeroU32;
 
-/// `board` as a shakmaty position, or `None` if shakmaty finds it illegal (the engine's board
-/// only holds legal positions, so that is not expected). Castling rights are carried over in
-/// Chess960 terms (castling rooks by square), which also covers standard chess; the en passant
-/// square is the engine's, which it keeps only when a pawn could capture there.
+/// `board` as a shakmaty position, or `None` if shakmaty finds it illegal. A check that no
+/// legal game can reach (two knights giving check at once) is let through: the engine's board
+/// accepts such a FEN and the tables still know the position, so it is probed like any other.
+/// Castling rights are carried over in Chess960 terms (castling rooks by square), which also
+/// covers standard chess; the en passant square is the engine's, which it keeps only when a
+/// pawn could capture there.
 pub fn to_chess(board: &Board) -> Option<Chess> {
     let kind = |k: PieceType| Bitboard(board.by_kind(k).0);
     let by_role = ByRole {
@@ -37,7 +41,9 @@ pub fn to_chess(board: &Board) -> Option<Chess> {
     setup.ep_square = board.en_passant().map(|sq| Square::new(sq.index() as u32));
     setup.halfmoves = board.halfmove_clock();
     setup.fullmoves = NonZeroU32::new(board.fullmove_number()).unwrap_or(NonZeroU32::MIN);
-    Chess::from_setup(setup, CastlingMode::Chess960).ok()
+    Chess::from_setup(setup, CastlingMode::Chess960)
+        .or_else(PositionError::ignore_impossible_check)
+        .ok()
 }
 
 /// The squares of the rooks that still have a castling right.
