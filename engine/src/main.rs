@@ -1,6 +1,6 @@
-//! The `sable` binary: UCI engine by default; `sable perft DEPTH [FEN]`, `sable bench [DEPTH]`,
-//! `sable tbprobe PATH` (FENs on stdin), `sable spsa` (tuning build) and OpenBench's
-//! `sable "genfens N seed S book B" "quit"` as tools.
+//! The `sable` binary: UCI engine by default; `sable perft DEPTH [FEN]`,
+//! `sable bench [DEPTH [SYZYGY_PATH]]`, `sable tbprobe PATH` (FENs on stdin), `sable spsa`
+//! (tuning build) and OpenBench's `sable "genfens N seed S book B" "quit"` as tools.
 
 mod perft_cmd;
 mod tbprobe_cmd;

@@ -98,7 +98,10 @@ fn play(e: &mut UciProcess, start: &Chess, defender: &Tablebase<Chess>, nodes: u
             return End::Drawn("too long", plies);
         }
         let mv = if pos.turn() == attacker {
-            e.send(&format!("position fen {start_fen} moves {}", moves.join(" ")));
+            e.send(&format!(
+                "position fen {start_fen} moves {}",
+                moves.join(" ")
+            ));
             e.send(&format!("go nodes {nodes}"));
             let lines = e.until("bestmove", LONG);
             let text = lines
@@ -129,7 +132,10 @@ fn run(tables: Option<&Path>, defender: &Tablebase<Chess>, nodes: u64) -> Vec<(S
     e.send("uci");
     e.until("uciok", LONG);
     if let Some(dir) = tables {
-        e.send(&format!("setoption name SyzygyPath value {}", dir.display()));
+        e.send(&format!(
+            "setoption name SyzygyPath value {}",
+            dir.display()
+        ));
     }
     e.send("isready");
     e.until("readyok", LONG);

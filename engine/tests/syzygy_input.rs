@@ -47,7 +47,13 @@ fn board(fen: &str) -> Board {
 }
 
 /// Opens `spec` with a sink that records the problems told while probing.
-fn open_recording(spec: &str) -> (Option<Tablebases>, Vec<TableProblem>, Arc<Mutex<Vec<String>>>) {
+fn open_recording(
+    spec: &str,
+) -> (
+    Option<Tablebases>,
+    Vec<TableProblem>,
+    Arc<Mutex<Vec<String>>>,
+) {
     let told = Arc::new(Mutex::new(Vec::new()));
     let (tables, problems) = Tablebases::open(spec);
     let tables = tables.map(|mut t| {
@@ -71,7 +77,9 @@ fn missing_folders_files_and_empty_folders_are_named_and_leave_the_tables_off() 
     assert!(tables.is_none());
     let text: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
     assert_eq!(text.len(), 3, "{text:?}");
-    assert!(matches!(&problems[0], TableProblem::NoFolder(p) if p == Path::new("/nonexistent/syzygy")));
+    assert!(
+        matches!(&problems[0], TableProblem::NoFolder(p) if p == Path::new("/nonexistent/syzygy"))
+    );
     assert!(text[0].contains("/nonexistent/syzygy") && text[0].contains("does not exist"));
     assert!(matches!(&problems[1], TableProblem::NoTables(p) if *p == empty));
     assert!(matches!(&problems[2], TableProblem::NotAFolder(p) if *p == file));
@@ -100,15 +108,29 @@ fn wrong_magic_wrong_variant_and_wrong_size_files_are_skipped_with_their_reason(
             .find(|p| p.to_string().contains(&file.display().to_string()))
             .unwrap_or_else(|| panic!("{} not reported: {problems:?}", file.display()))
     };
-    assert!(matches!(find(&zeros), TableProblem::BadMagic { variant: None, .. }));
+    assert!(matches!(
+        find(&zeros),
+        TableProblem::BadMagic { variant: None, .. }
+    ));
     assert!(matches!(
         find(&antichess),
-        TableProblem::BadMagic { variant: Some("antichess"), .. }
+        TableProblem::BadMagic {
+            variant: Some("antichess"),
+            ..
+        }
     ));
     assert!(find(&antichess).to_string().contains("antichess"));
-    assert!(matches!(find(&swapped), TableProblem::BadMagic { variant: Some(v), .. } if v.contains("WDL")));
-    assert!(matches!(find(&antichess_name), TableProblem::NotAChessTable(_)));
-    assert!(matches!(find(&truncated), TableProblem::BadSize { size: 100, .. }));
+    assert!(
+        matches!(find(&swapped), TableProblem::BadMagic { variant: Some(v), .. } if v.contains("WDL"))
+    );
+    assert!(matches!(
+        find(&antichess_name),
+        TableProblem::NotAChessTable(_)
+    ));
+    assert!(matches!(
+        find(&truncated),
+        TableProblem::BadSize { size: 100, .. }
+    ));
     assert_eq!(problems.len(), 5, "{problems:?}");
 }
 
@@ -147,8 +169,14 @@ fn uci_reports_bad_paths_and_keeps_searching() {
             && l.contains("does not exist")),
         "{lines:?}"
     );
-    assert!(lines.iter().any(|l| l.contains("tablebases off")), "{lines:?}");
-    e.send(&format!("setoption name SyzygyPath value {}", dir.display()));
+    assert!(
+        lines.iter().any(|l| l.contains("tablebases off")),
+        "{lines:?}"
+    );
+    e.send(&format!(
+        "setoption name SyzygyPath value {}",
+        dir.display()
+    ));
     e.send("isready");
     let lines = e.until("readyok", LONG);
     assert!(
@@ -281,7 +309,11 @@ fn damaged_real_tables_never_panic_or_hang() {
             answered += tables.probe_wdl(b).is_some() as usize;
             let _ = tables.probe_dtz(b);
         }
-        assert!(start.elapsed() < Duration::from_secs(60), "{}", dir.display());
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "{}",
+            dir.display()
+        );
         let told = told.lock().unwrap().clone();
         println!(
             "{}: {answered} of {} WDL probes answered; told {told:?}",
@@ -300,10 +332,16 @@ fn damaged_real_tables_never_panic_or_hang() {
     }
     // And the engine still searches with the damaged table.
     let mut e = UciProcess::start();
-    e.send(&format!("setoption name SyzygyPath value {}", truncated.display()));
+    e.send(&format!(
+        "setoption name SyzygyPath value {}",
+        truncated.display()
+    ));
     e.send("position fen 8/8/8/8/1k6/8/1r6/KQ6 w - - 0 1");
     e.send("go depth 8");
     let lines = e.until("bestmove", LONG);
-    assert!(lines.iter().any(|l| l.starts_with("info depth 8")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 8")),
+        "{lines:?}"
+    );
     e.send("quit");
 }

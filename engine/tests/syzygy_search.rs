@@ -67,7 +67,10 @@ fn probes_below_the_root_see_a_capture_into_a_won_ending() {
     for threads in [1, 3] {
         let mut p = pool(Some(tables(&dir)), threads);
         let r = search(&mut p, fen, Limits::depth(8));
-        let capture = Board::from_fen(fen).unwrap().parse_uci_move("d4e4").unwrap();
+        let capture = Board::from_fen(fen)
+            .unwrap()
+            .parse_uci_move("d4e4")
+            .unwrap();
         assert_eq!(r.best_move, capture, "{r:?}");
         // A win one ply from the root: 20000 - 1 (unless a mate was found).
         assert!(
@@ -115,7 +118,11 @@ fn the_fifty_move_rule_option_decides_whether_a_distant_win_is_a_win() {
     assert_eq!(r.score, Score::Cp(20_000), "{r:?}");
     // The same position from a fresh clock is a plain win either way.
     p.set_tb_config(TbConfig::default());
-    let r = search(&mut p, "3N4/8/3B4/3k4/8/8/K7/8 w - - 0 80", Limits::depth(6));
+    let r = search(
+        &mut p,
+        "3N4/8/3B4/3k4/8/8/K7/8 w - - 0 80",
+        Limits::depth(6),
+    );
     assert_eq!(r.score, Score::Cp(20_000), "{r:?}");
 }
 
@@ -143,7 +150,10 @@ fn random_positions(materials: &[&str], per: usize, seed: u64) -> Vec<String> {
     let mut out = Vec::new();
     for m in materials {
         let (w, b) = m.split_once('v').unwrap();
-        let pieces: Vec<char> = w.chars().chain(b.chars().map(|c| c.to_ascii_lowercase())).collect();
+        let pieces: Vec<char> = w
+            .chars()
+            .chain(b.chars().map(|c| c.to_ascii_lowercase()))
+            .collect();
         let mut found = 0;
         while found < per {
             let mut squares = [None; 64];
@@ -151,7 +161,9 @@ fn random_positions(materials: &[&str], per: usize, seed: u64) -> Vec<String> {
             for &c in &pieces {
                 let sq = rng.below(64);
                 let rank = sq / 8;
-                if squares[sq].is_some() || (c.eq_ignore_ascii_case(&'p') && (rank == 0 || rank == 7)) {
+                if squares[sq].is_some()
+                    || (c.eq_ignore_ascii_case(&'p') && (rank == 0 || rank == 7))
+                {
                     ok = false;
                     break;
                 }
@@ -209,19 +221,29 @@ fn the_move_played_keeps_the_result_of_every_position() {
     oracle.add_directory(&dir).unwrap();
     // Endings where careless moves throw away draws and wins.
     let fens = random_positions(
-        &["KRvKR", "KQvKQ", "KRvKP", "KQvKP", "KBvKP", "KNvKP", "KPvKP", "KPvK", "KRvKB", "KBPvK"],
+        &[
+            "KRvKR", "KQvKQ", "KRvKP", "KQvKP", "KBvKP", "KNvKP", "KPvKP", "KPvK", "KRvKB", "KBPvK",
+        ],
         8,
         2026,
     );
     let mut p = pool(Some(tables(&dir)), 1);
     let mut kept = [0; 3];
     for fen in &fens {
-        let root: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
+        let root: Chess = fen
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
         let want = outcome(&oracle, &root).unwrap();
         let r = search(&mut p, fen, Limits::nodes(3_000));
         let board = Board::from_fen(fen).unwrap();
         let uci = board.move_to_uci(r.best_move, false);
-        let mv = uci.parse::<shakmaty::uci::UciMove>().unwrap().to_move(&root).unwrap();
+        let mv = uci
+            .parse::<shakmaty::uci::UciMove>()
+            .unwrap()
+            .to_move(&root)
+            .unwrap();
         let mut after = root.clone();
         after.play_unchecked(mv);
         let got = if after.is_checkmate() {
@@ -237,7 +259,10 @@ fn the_move_played_keeps_the_result_of_every_position() {
         assert_eq!(got, want, "{fen}: {uci} changes the result");
         kept[(want + 1) as usize] += 1;
     }
-    println!("results kept: {} losses, {} draws, {} wins", kept[0], kept[1], kept[2]);
+    println!(
+        "results kept: {} losses, {} draws, {} wins",
+        kept[0], kept[1], kept[2]
+    );
     assert!(kept.iter().all(|&k| k > 0), "every result met: {kept:?}");
 }
 
@@ -248,7 +273,10 @@ fn uci_info_lines_carry_tbhits_summed_over_threads() {
         return;
     };
     let mut e = UciProcess::start();
-    e.send(&format!("setoption name SyzygyPath value {}", dir.display()));
+    e.send(&format!(
+        "setoption name SyzygyPath value {}",
+        dir.display()
+    ));
     e.send("setoption name Threads value 3");
     e.send("position fen 8/1r5k/8/8/3Qn3/8/8/6K1 w - - 0 1");
     e.send("go depth 10");
@@ -265,6 +293,9 @@ fn uci_info_lines_carry_tbhits_summed_over_threads() {
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("no tbhits in {last}"));
     assert!(tbhits > 0, "{last}");
-    assert!(last.contains("score cp 19999") || last.contains("score mate"), "{last}");
+    assert!(
+        last.contains("score cp 19999") || last.contains("score mate"),
+        "{last}"
+    );
     e.send("quit");
 }

@@ -8,6 +8,7 @@
 //! four bytes. What cannot be seen without decoding (a corrupt body) is caught at probe time
 //! (`Tablebases::probe_*`).
 
+use super::memfs::MemoryFilesystem;
 use shakmaty::Chess;
 use shakmaty_syzygy::{Syzygy, Tablebase};
 use std::collections::BTreeSet;
@@ -15,6 +16,7 @@ use std::fmt;
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Most pieces a Syzygy table for standard chess holds.
 pub const MAX_TABLE_PIECES: u32 = 7;
@@ -170,7 +172,7 @@ impl Loaded {
 /// ignored).
 pub fn load(spec: &str) -> Loaded {
     let mut loaded = Loaded {
-        tables: Tablebase::new(),
+        tables: Tablebase::with_filesystem(Arc::new(MemoryFilesystem::default())),
         files: Vec::new(),
         max_pieces: 0,
         problems: Vec::new(),

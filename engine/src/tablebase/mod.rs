@@ -12,6 +12,7 @@
 
 mod convert;
 mod load;
+mod memfs;
 pub mod root;
 
 pub use convert::to_chess;

@@ -35,7 +35,6 @@ pub fn shared_data() -> Option<PathBuf> {
     None
 }
 
-
 /// The Syzygy tables of the shared data (`syzygy/`, all 3- and 4-piece `.rtbw` and `.rtbz`),
 /// or `None` (after saying why) as for [`shared_data`].
 pub fn syzygy_dir() -> Option<PathBuf> {
