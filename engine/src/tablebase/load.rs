@@ -10,6 +10,7 @@
 
 use super::memfs::MemoryFilesystem;
 use shakmaty::Chess;
+use shakmaty_syzygy::filesystem::Filesystem;
 use shakmaty_syzygy::{Syzygy, Tablebase};
 use std::collections::BTreeSet;
 use std::fmt;
@@ -169,10 +170,11 @@ impl Loaded {
 }
 
 /// Load every table of the folders in `spec` (separated by [`PATH_SEPARATOR`]; empty parts are
-/// ignored).
-pub fn load(spec: &str) -> Loaded {
+/// ignored), to be read through `fs` (`None`: [`MemoryFilesystem`]).
+pub fn load(spec: &str, fs: Option<Arc<dyn Filesystem>>) -> Loaded {
+    let fs = fs.unwrap_or_else(|| Arc::new(MemoryFilesystem::default()));
     let mut loaded = Loaded {
-        tables: Tablebase::with_filesystem(Arc::new(MemoryFilesystem::default())),
+        tables: Tablebase::with_filesystem(fs),
         files: Vec::new(),
         max_pieces: 0,
         problems: Vec::new(),

@@ -21,12 +21,13 @@ pub use shakmaty_syzygy::Wdl;
 
 use crate::board::Board;
 use shakmaty::Chess;
+use shakmaty_syzygy::filesystem::Filesystem;
 use shakmaty_syzygy::{Metric, ProbeError, SyzygyError, Tablebase};
 use std::collections::HashSet;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Where problems met while probing are told (the UCI loop prints them as `info string`).
 pub type ProblemSink = Box<dyn Fn(&str) + Send + Sync>;
@@ -81,7 +82,17 @@ impl Tablebases {
     /// Load the tables of the folders in `spec` (separated by [`PATH_SEPARATOR`]). Returns the
     /// tables, if any were found, and the folders and files skipped (each reason names them).
     pub fn open(spec: &str) -> (Option<Tablebases>, Vec<TableProblem>) {
-        let loaded = load::load(spec);
+        Tablebases::open_with_filesystem(spec, None)
+    }
+
+    /// [`Tablebases::open`], the files read through `fs` instead of the engine's own reader
+    /// (small files in memory): for measuring shakmaty-syzygy's readers against it
+    /// (`examples/tb_speed.rs`).
+    pub fn open_with_filesystem(
+        spec: &str,
+        fs: Option<Arc<dyn Filesystem>>,
+    ) -> (Option<Tablebases>, Vec<TableProblem>) {
+        let loaded = load::load(spec, fs);
         let wdl = loaded.count(TableKind::Wdl);
         let dtz = loaded.count(TableKind::Dtz);
         let tables = (wdl + dtz > 0).then(|| Tablebases {
