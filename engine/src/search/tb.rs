@@ -3,7 +3,8 @@
 //! that keep the best result are searched.
 //!
 //! With no `SyzygyPath` set, `tb_cardinality` is 0 and the whole of this costs the search one
-//! well-predicted comparison per node (`negamax`) and one per root move.
+//! well-predicted comparison per node (`negamax`), and in the move loop a test of the ply
+//! before the root filter.
 
 use super::score::{Score, DRAW, TB_WIN};
 use super::tt::{Bound, TtHit};
