@@ -5,6 +5,7 @@
 
 mod common;
 
+use common::placements::random_fens;
 use common::process::UciProcess;
 use common::syzygy_dir;
 use sable::board::Board;
@@ -224,59 +225,16 @@ fn copy_tables(from: &Path, to: &Path, skip: &[&str]) {
     }
 }
 
-/// Random legal KQvKR positions (both sides to move) as boards.
-fn kqkr_positions(n: usize) -> Vec<Board> {
-    let mut rng = sable::rng::Rng::new(11);
-    let mut out = Vec::new();
-    while out.len() < n {
-        let mut squares = Vec::new();
-        while squares.len() < 4 {
-            let s = rng.below(64);
-            if !squares.contains(&s) {
-                squares.push(s);
-            }
-        }
-        let mut rows = vec![['.'; 8]; 8];
-        for (s, c) in squares.iter().zip(['K', 'Q', 'k', 'r']) {
-            rows[7 - s / 8][s % 8] = c;
-        }
-        let placement: Vec<String> = rows
-            .iter()
-            .map(|r| {
-                let mut t = String::new();
-                let mut gap = 0;
-                for &c in r {
-                    if c == '.' {
-                        gap += 1;
-                    } else {
-                        if gap > 0 {
-                            t.push_str(&gap.to_string());
-                            gap = 0;
-                        }
-                        t.push(c);
-                    }
-                }
-                if gap > 0 {
-                    t.push_str(&gap.to_string());
-                }
-                t
-            })
-            .collect();
-        let side = if out.len() % 2 == 0 { "w" } else { "b" };
-        if let Ok(b) = Board::from_fen(&format!("{} {side} - - 0 1", placement.join("/"))) {
-            out.push(b);
-        }
-    }
-    out
-}
-
 #[test]
 #[ignore = "needs the Syzygy tables of the shared data"]
 fn damaged_real_tables_never_panic_or_hang() {
     let Some(real) = syzygy_dir() else {
         return;
     };
-    let positions = kqkr_positions(400);
+    let positions: Vec<Board> = random_fens(&["KQvKR"], 400, 11)
+        .iter()
+        .map(|f| board(f))
+        .collect();
     // 1. Truncated to half, at a size a table can have, so only probing can find out.
     let truncated = scratch("truncated");
     copy_tables(&real, &truncated, &["KQvKR.rtbw"]);

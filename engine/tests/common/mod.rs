@@ -4,6 +4,7 @@
 
 #![allow(dead_code)]
 
+pub mod placements;
 pub mod process;
 pub mod shared;
 
