@@ -210,6 +210,8 @@ def fastchess_cmd(a, engine, args, work, concurrency, games):
             cmd += [f'args={" ".join(args)}']
     cmd += ["-each", f"tc={a.tc}", "proto=uci", "-rounds", str(games // 2), "-games", "2", "-repeat"]
     cmd += ["-concurrency", str(concurrency), "-recover"]
+    if concurrency > (os.cpu_count() or 1):
+        cmd += ["-force-concurrency"]  # fastchess refuses more games than cores without it
     cmd += ["-openings", f"file={a.book}", "format=epd", "order=sequential"]
     cmd += ["-pgnout", f"file={os.path.join(work, 'games.pgn')}"]
     return cmd
@@ -290,8 +292,11 @@ def compare(a):
               f"time losses {sum(r['time_losses'] for r in rs)}{extra}")
     if "fastchess" in med:
         h, f = med["harness"], med["fastchess"]
-        print(f"  ratio harness/fastchess: CPU per game {h[0] / f[0]:.2f}, games per minute "
-              f"{h[1] / f[1]:.2f}")
+        if f[0] > 0 and f[1] > 0:
+            print(f"  ratio harness/fastchess: CPU per game {h[0] / f[0]:.2f}, games per minute "
+                  f"{h[1] / f[1]:.2f}")
+        else:
+            print("  no ratio: fastchess played no games (its output is above)")
 
 
 def scale(a):

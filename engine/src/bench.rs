@@ -6,6 +6,8 @@
 
 use crate::board::Board;
 use crate::search::{Limits, NoReport, Searcher};
+use crate::tablebase::Tablebases;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Depth of `sable bench` without an argument.
@@ -72,6 +74,8 @@ pub struct BenchResult {
     pub nodes: u64,
     /// Wall time of the searches.
     pub elapsed: Duration,
+    /// Successful tablebase probes (0 without tables).
+    pub tbhits: u64,
 }
 
 impl BenchResult {
@@ -83,9 +87,21 @@ impl BenchResult {
 
 /// Search every position to `depth` from a cleared searcher; `progress` is called after each
 /// position with (index, fen, nodes of that position).
-pub fn run(depth: i32, mut progress: impl FnMut(usize, &str, u64)) -> BenchResult {
+pub fn run(depth: i32, progress: impl FnMut(usize, &str, u64)) -> BenchResult {
+    run_with(depth, None, progress)
+}
+
+/// [`run`] with Syzygy tables (the signature is [`run`]'s, without tables; with them the
+/// endgame positions search differently, so this is for measuring the cost of the tables).
+pub fn run_with(
+    depth: i32,
+    tables: Option<Arc<Tablebases>>,
+    mut progress: impl FnMut(usize, &str, u64),
+) -> BenchResult {
     let mut searcher = Searcher::new(BENCH_HASH_MB);
+    searcher.set_tablebases(tables);
     let mut nodes = 0;
+    let mut tbhits = 0;
     let start = Instant::now();
     for (i, fen) in POSITIONS.iter().enumerate() {
         let Ok(mut board) = Board::from_fen(fen) else {
@@ -94,15 +110,19 @@ pub fn run(depth: i32, mut progress: impl FnMut(usize, &str, u64)) -> BenchResul
         searcher.clear();
         let r = searcher.search(&mut board, &Limits::depth(depth), &mut NoReport);
         nodes += r.nodes;
+        tbhits += r.tbhits;
         progress(i, fen, r.nodes);
     }
     BenchResult {
         nodes,
         elapsed: start.elapsed(),
+        tbhits,
     }
 }
 
-/// `sable bench [depth]`: run and print `N nodes M nps` last. Returns the exit code.
+/// `sable bench [depth [SYZYGY_PATH]]`: run and print `N nodes M nps` last. Returns the exit
+/// code. With a Syzygy path the tables are probed as in a game (for measuring their cost; the
+/// node count is then no signature).
 pub fn main(args: &[String]) -> i32 {
     let depth = match args.first() {
         None => DEFAULT_DEPTH,
@@ -114,14 +134,33 @@ pub fn main(args: &[String]) -> i32 {
             }
         },
     };
-    let r = run(depth, |i, fen, n| {
+    let tables = match args.get(1) {
+        None => None,
+        Some(path) => {
+            let (tables, problems) = Tablebases::open(path);
+            for p in &problems {
+                eprintln!("sable bench: {p}");
+            }
+            let Some(tables) = tables else {
+                eprintln!("sable bench: no Syzygy table found in '{path}'");
+                return 2;
+            };
+            eprintln!("sable bench: {}", tables.summary());
+            Some(Arc::new(tables))
+        }
+    };
+    let r = run_with(depth, tables, |i, fen, n| {
         eprintln!(
             "position {:>2}/{}: {n:>10} nodes  {fen}",
             i + 1,
             POSITIONS.len()
         );
     });
-    eprintln!("bench depth {depth}: {} ms", r.elapsed.as_millis());
+    eprintln!(
+        "bench depth {depth}: {} ms, {} tbhits",
+        r.elapsed.as_millis(),
+        r.tbhits
+    );
     println!("{} nodes {} nps", r.nodes, r.nps());
     0
 }

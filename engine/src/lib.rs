@@ -2,7 +2,7 @@
 //!
 //! The engine's rooms follow Stockfish's split: typed values (`types`), the board and its state
 //! (`board`), legal move generation and perft (`movegen`), search (`search`), evaluation with
-//! tunable weights (`eval`), the UCI protocol (`uci`) and the fixed benchmark (`bench`).
+//! tunable weights (`eval`), Syzygy tablebases (`tablebase`), the UCI protocol (`uci`) and the fixed benchmark (`bench`).
 //! The harness (the workspace's root package) links this library for perft, tuning and data
 //! generation, and talks to the `sable` binary over UCI for everything else.
 
@@ -14,5 +14,6 @@ pub mod memory;
 pub mod movegen;
 pub mod rng;
 pub mod search;
+pub mod tablebase;
 pub mod types;
 pub mod uci;

@@ -1,13 +1,16 @@
-//! The `sable` binary: UCI engine by default; `sable perft DEPTH [FEN]`, `sable bench [DEPTH]`,
-//! `sable spsa` (tuning build) and OpenBench's `sable "genfens N seed S book B" "quit"` as tools.
+//! The `sable` binary: UCI engine by default; `sable perft DEPTH [FEN]`,
+//! `sable bench [DEPTH [SYZYGY_PATH]]`, `sable tbprobe PATH` (FENs on stdin), `sable spsa`
+//! (tuning build) and OpenBench's `sable "genfens N seed S book B" "quit"` as tools.
 
 mod perft_cmd;
+mod tbprobe_cmd;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let code = match args.first().map(String::as_str) {
         Some("perft") => perft_cmd::run(&args[1..]),
         Some("bench") => sable::bench::main(&args[1..]),
+        Some("tbprobe") => tbprobe_cmd::run(&args[1..]),
         Some("spsa") => spsa(),
         // OpenBench passes the command and its arguments as one word, then "quit".
         Some(cmd) if cmd.starts_with("genfens") => sable::genfens::main(cmd),

@@ -2,10 +2,12 @@
 //! against the committed weights file, pinned material weights, and (with the shared reference
 //! data) the defaults against real game results.
 
+mod common;
+
+use common::shared_data;
 use sable::board::Board;
 use sable::eval::{evaluate, EvalFileError, Params, ParamsError, S};
 use sable::types::Color;
-use std::io::Write;
 use std::path::PathBuf;
 
 fn board(fen: &str) -> Board {
@@ -17,38 +19,6 @@ fn temp_file(name: &str) -> PathBuf {
         "sable-eval-params-test-{}-{name}",
         std::process::id()
     ))
-}
-
-/// The shared reference data: `$SABLE_SHARED_DATA`, else `../shared/data` beside the
-/// checkout (as `.ci/run` has it). `None`, after printing why, when there is none (a plain
-/// clone, the GitHub workflow); with `SABLE_REQUIRE_SHARED_DATA` set (`.ci/run` sets it) a
-/// missing directory fails instead. The harness's tests look there too
-/// (src/suites/mod.rs).
-fn shared_data() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("SABLE_SHARED_DATA").map(PathBuf::from) {
-        assert!(
-            dir.is_dir(),
-            "SABLE_SHARED_DATA={} is no directory",
-            dir.display()
-        );
-        return Some(dir);
-    }
-    // The engine crate is `<checkout>/engine`, so two levels up is beside the checkout.
-    let beside = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data");
-    if beside.is_dir() {
-        return Some(beside);
-    }
-    let why = format!(
-        "no shared reference data in {} (set SABLE_SHARED_DATA)",
-        beside.display()
-    );
-    assert!(
-        std::env::var_os("SABLE_REQUIRE_SHARED_DATA").is_none(),
-        "{why}"
-    );
-    // Straight to stderr: the test harness would swallow eprintln! of a passing test.
-    let _ = writeln!(std::io::stderr(), "skipped: {why}");
-    None
 }
 
 #[test]

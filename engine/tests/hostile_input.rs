@@ -28,6 +28,8 @@ const UCI_LINES: &[&str] = &[
     "go wtime 200 btime 200 winc 10 binc 10 movestogo 3",
     "setoption name Hash value 2",
     "setoption name Move Overhead value 30",
+    "setoption name SyzygyPath value /nonexistent/syzygy:/tmp",
+    "setoption name SyzygyProbeLimit value 5",
     "ucinewgame",
     "isready",
     "d",

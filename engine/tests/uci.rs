@@ -43,6 +43,10 @@ fn handshake_lists_the_real_settings_only() {
         "EvalFile",
         "Clear Hash",
         "UCI_Chess960",
+        "SyzygyPath",
+        "SyzygyProbeDepth",
+        "Syzygy50MoveRule",
+        "SyzygyProbeLimit",
     ];
     if cfg!(feature = "tune") {
         // The tuning build adds the SPSA parameters after the settings.

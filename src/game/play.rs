@@ -404,7 +404,7 @@ fn play_moves(
         let ping = player.ping;
         let searched = player.engine().and_then(|e| {
             e.set_position(opening.fen.as_deref(), &played)?;
-            e.go(&params, deadline, |_| {})
+            e.go(&params, clock.wait(), |_| {})
         });
         let result = match searched {
             Ok(r) => r,

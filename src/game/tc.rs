@@ -198,10 +198,18 @@ impl Clock {
         Duration::from_millis(ms.max(1))
     }
 
-    /// Charges `elapsed` for a move; adds the increment and starts a new period as due.
+    /// How long to wait for the move: the deadline and the millisecond that still counts as in
+    /// time (see [`Clock::charge`]).
+    pub fn wait(&self) -> Duration {
+        self.deadline() + Duration::from_millis(1)
+    }
+
+    /// Charges `elapsed` for a move; adds the increment and starts a new period as due. The
+    /// clock counts whole milliseconds, as fastchess does: a move flags when its whole
+    /// milliseconds exceed the time left plus the margin.
     pub fn charge(&mut self, elapsed: Duration) -> ClockVerdict {
         let ms = elapsed.as_millis().min(u64::MAX as u128) as u64;
-        if elapsed > self.deadline()
+        if ms > self.deadline().as_millis() as u64
             && (self.limits.tc.is_some() || self.limits.movetime_ms.is_some())
         {
             return ClockVerdict::Flagged;
@@ -297,6 +305,13 @@ mod tests {
         assert_eq!(c.deadline(), Duration::from_millis(950));
         assert_eq!(c.charge(Duration::from_millis(840)), ClockVerdict::InTime);
         assert_eq!(c.remaining_ms(), 160);
+        // 210.9 ms is 210 whole milliseconds: in time, as the wait allows for.
+        assert_eq!(c.wait(), Duration::from_millis(211));
+        let mut late = c;
+        assert_eq!(
+            late.charge(Duration::from_micros(210_900)),
+            ClockVerdict::InTime
+        );
         assert_eq!(c.charge(Duration::from_millis(211)), ClockVerdict::Flagged);
     }
 

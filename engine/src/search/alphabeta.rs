@@ -3,8 +3,9 @@
 
 use super::history::{bonus, piece_to, NO_CONTEXT};
 use super::movepick::{is_tactical, MovePicker};
-use super::score::{Score, DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use super::score::{is_decisive, Score, DRAW, INFINITY, MATE, MAX_PLY, TB_BOUND};
 use super::see::see;
+use super::tb::TbProbe;
 use super::time::TimeManager;
 use super::tt::{Bound, TtHit};
 use super::{lmr, params, Limits, Reporter, SearchResult, Searcher};
@@ -22,6 +23,7 @@ impl Searcher {
         reporter: &mut dyn Reporter,
     ) -> SearchResult {
         self.tt.new_search();
+        self.prepare_tablebases(board);
         self.deepen(board, limits, reporter).0
     }
 
@@ -52,7 +54,8 @@ impl Searcher {
             result.depth = depth;
             result.seldepth = self.seldepth as i32;
             result.nodes = self.total_nodes();
-            result.score = Score::from_internal(score);
+            result.tbhits = self.total_tbhits();
+            result.score = self.shown(Score::from_internal(score));
             result.pv = self.pv[0][..self.pv_len[0]].to_vec();
             result.hashfull = self.tt.hashfull();
             if let Some(&first) = result.pv.first() {
@@ -71,6 +74,7 @@ impl Searcher {
         }
         self.flush_nodes();
         result.nodes = self.total_nodes();
+        result.tbhits = self.total_tbhits();
         (result, prev)
     }
 
@@ -90,7 +94,7 @@ impl Searcher {
     /// One iteration: a narrow window around the last score, widened on failure.
     pub(super) fn aspiration(&mut self, board: &mut Board, depth: i32, prev: i32) -> i32 {
         let mut delta = params::aspiration();
-        let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND {
+        let (mut alpha, mut beta) = if depth >= 5 && !is_decisive(prev) {
             (prev - delta, prev + delta)
         } else {
             (-INFINITY, INFINITY)
@@ -177,6 +181,17 @@ impl Searcher {
                 }
             }
         }
+        // Tablebase probe (no tables: one comparison). A PV node that the tables do not settle
+        // still cannot score below a tablebase win or above a tablebase loss or draw.
+        let (mut tb_floor, mut tb_ceiling) = (-INFINITY, INFINITY);
+        if self.tb_cardinality != 0 && !root {
+            match self.probe_tablebases(board, depth, ply, alpha, beta, in_check, hit) {
+                Some(TbProbe::Cut(score)) => return score,
+                Some(TbProbe::Floor(score)) => tb_floor = score,
+                Some(TbProbe::Ceiling(score)) => tb_ceiling = score,
+                None => {}
+            }
+        }
         let raw_eval = if in_check {
             -INFINITY
         } else {
@@ -203,6 +218,8 @@ impl Searcher {
             eval,
             improving,
             in_check,
+            tb_floor,
+            tb_ceiling,
         };
         if !pv_node && !in_check {
             if let Some(score) = self.prune_node(board, node, beta, null_ok) {
@@ -233,7 +250,7 @@ impl Searcher {
             improving,
             ..
         } = node;
-        if beta.abs() >= MATE_BOUND {
+        if is_decisive(beta) {
             return None;
         }
         // Reverse futility: far above beta near the leaves, the opponent will not catch up.
@@ -258,7 +275,7 @@ impl Searcher {
                 return Some(0);
             }
             if score >= beta {
-                let score = if score >= MATE_BOUND { beta } else { score };
+                let score = if score >= TB_BOUND { beta } else { score };
                 if depth < params::nmp_verify_depth() {
                     return Some(score);
                 }
@@ -290,11 +307,12 @@ impl Searcher {
         } = node;
         let pv_node = beta - alpha > 1;
         let orig_alpha = alpha;
+        alpha = alpha.max(node.tb_floor);
         let us = board.side_to_move();
         let futile = !pv_node
             && !in_check
             && depth <= params::futility_depth()
-            && alpha.abs() < MATE_BOUND
+            && !is_decisive(alpha)
             && eval + params::futility_base() + params::futility_margin() * depth <= alpha;
         let killers = self.killers.get(ply);
         self.killers.clear_ply(ply + 1);
@@ -315,6 +333,9 @@ impl Searcher {
         let mut checks: Option<CheckSquares> = None;
         let mut considered = 0usize;
         while let Some(mv) = picker.next(board, &self.history) {
+            if ply == 0 && !self.root_allowed(mv) {
+                continue;
+            }
             considered += 1;
             let quiet = !is_tactical(board, mv);
             let gives_check = if considered == 1 {
@@ -328,7 +349,7 @@ impl Searcher {
                 continue;
             }
             let key = piece_to(board, mv);
-            if ply > 0 && best > -MATE_BOUND && !in_check && !gives_check {
+            if ply > 0 && best > -TB_BOUND && !in_check && !gives_check {
                 if self.late_quiet(node, pv_node, quiet, quiets_tried.len()) {
                     continue;
                 }
@@ -401,6 +422,7 @@ impl Searcher {
             }
             return alpha;
         }
+        best = best.max(node.tb_floor).min(node.tb_ceiling);
         let bound = if best >= beta {
             Bound::Lower
         } else if best > orig_alpha {
@@ -425,7 +447,7 @@ impl Searcher {
             Bound::Upper => best < node.static_eval,
             _ => true,
         };
-        if useful && best.abs() < MATE_BOUND {
+        if useful && !is_decisive(best) {
             self.correction
                 .update(board, node.depth, node.raw_eval, best);
         }
@@ -529,6 +551,10 @@ struct Node {
     eval: i32,
     improving: bool,
     in_check: bool,
+    /// A tablebase win this PV node cannot score below (`-INFINITY` when none).
+    tb_floor: i32,
+    /// A tablebase loss or draw this PV node cannot score above (`INFINITY` when none).
+    tb_ceiling: i32,
 }
 
 /// The static eval moved to the TT's score where the TT's bound says the true score lies
@@ -540,7 +566,7 @@ fn tt_sharpened(static_eval: i32, hit: TtHit) -> i32 {
         Bound::Exact => true,
         Bound::None => false,
     };
-    if tighter && hit.score.abs() < MATE_BOUND {
+    if tighter && !is_decisive(hit.score) {
         hit.score
     } else {
         static_eval

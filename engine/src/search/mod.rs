@@ -16,16 +16,19 @@ mod qsearch;
 pub mod score;
 pub mod see;
 mod shared_nodes;
+mod tb;
 mod threads;
 pub mod time;
 pub mod tt;
 
 pub use limits::Limits;
 pub use score::Score;
+pub use tb::TbConfig;
 pub use threads::ThreadPool;
 
 use crate::board::Board;
 use crate::eval::{Params, PawnCache, S};
+use crate::tablebase::Tablebases;
 use crate::types::Move;
 use correction::CorrectionHistory;
 use history::{CounterMoves, History, Killers};
@@ -50,6 +53,8 @@ pub struct SearchResult {
     pub seldepth: i32,
     /// Nodes searched so far.
     pub nodes: u64,
+    /// Successful tablebase probes so far (root moves included), all threads.
+    pub tbhits: u64,
     /// Principal variation, starting with `best_move`.
     pub pv: Vec<Move>,
     /// TT occupancy in per mille when the iteration ended (UCI `hashfull`).
@@ -88,6 +93,10 @@ pub struct Searcher {
     stop: Arc<AtomicBool>,
     /// The node count of all threads, when this searcher is one of several in a search.
     shared: Option<Arc<SharedNodes>>,
+    /// The Syzygy tables (`SyzygyPath`), shared by all threads; `None` when unset.
+    tb: Option<Arc<Tablebases>>,
+    /// The tablebase options (`SyzygyProbeDepth`, `Syzygy50MoveRule`, `SyzygyProbeLimit`).
+    tb_config: TbConfig,
     // Per-search state.
     nodes: u64,
     /// The node count at which `should_stop` looks further: the `go nodes` limit alone, or the
@@ -112,6 +121,17 @@ pub struct Searcher {
     psq: [S; MAX_PLY + 1],
     /// Nodes spent below each root move (by from * 64 + to) in this search, for time management.
     root_nodes: Box<[u64; 4096]>,
+    /// Most pieces of a position probed in this search; 0 = no probes (no tables, or the root
+    /// already ranked by DTZ), which is all the search checks when there are no tables.
+    tb_cardinality: u32,
+    /// Least depth to probe positions with `tb_cardinality` pieces in this search.
+    tb_probe_depth: i32,
+    /// `Syzygy50MoveRule` for this search.
+    tb_rule50: bool,
+    /// When the root is in the tables: the root moves kept and the tables' score.
+    tb_root: Option<tb::TbRoot>,
+    /// Successful probes by this thread in this search.
+    tbhits: u64,
 }
 
 impl Searcher {
@@ -133,6 +153,8 @@ impl Searcher {
             move_overhead: time::DEFAULT_MOVE_OVERHEAD,
             stop: Arc::new(AtomicBool::new(false)),
             shared: None,
+            tb: None,
+            tb_config: TbConfig::default(),
             nodes: 0,
             node_limit: u64::MAX,
             synced: 0,
@@ -148,6 +170,11 @@ impl Searcher {
             moved: [history::NO_CONTEXT; MAX_PLY + 1],
             psq: [S::ZERO; MAX_PLY + 1],
             root_nodes: Box::new([0; 4096]),
+            tb_cardinality: 0,
+            tb_probe_depth: 1,
+            tb_rule50: true,
+            tb_root: None,
+            tbhits: 0,
         }
     }
 
@@ -265,11 +292,14 @@ impl Searcher {
         self.set_root(board);
         let root_moves = board.legal_moves();
         let mut result = SearchResult {
-            best_move: root_moves.get(0).unwrap_or(Move::NULL),
+            best_move: self
+                .first_root_move(root_moves.get(0))
+                .unwrap_or(Move::NULL),
             score: Score::Cp(0),
             depth: 0,
             seldepth: 0,
             nodes: 0,
+            tbhits: 0,
             pv: Vec::new(),
             hashfull: 0,
         };

@@ -11,6 +11,8 @@ const SYNC_NODES: u64 = 64;
 /// The node count of all threads in one search, and the `go nodes` limit on it.
 pub(super) struct SharedNodes {
     total: AtomicU64,
+    /// Successful tablebase probes of all threads (added at each hit: they are rare).
+    tbhits: AtomicU64,
     limit: u64,
     threads: u64,
 }
@@ -20,6 +22,7 @@ impl SharedNodes {
     pub(super) fn new(limit: Option<u64>, threads: usize) -> SharedNodes {
         SharedNodes {
             total: AtomicU64::new(0),
+            tbhits: AtomicU64::new(0),
             limit: limit.unwrap_or(u64::MAX).max(1),
             threads: threads as u64,
         }
@@ -36,6 +39,16 @@ impl SharedNodes {
     pub(super) fn add(&self, new: u64) -> Option<u64> {
         let total = self.total.fetch_add(new, Ordering::Relaxed) + new;
         (total < self.limit).then(|| ((self.limit - total) / self.threads).clamp(1, SYNC_NODES))
+    }
+
+    /// Adds `n` tablebase hits.
+    pub(super) fn add_tbhits(&self, n: u64) {
+        self.tbhits.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// Tablebase hits of all threads so far.
+    pub(super) fn tbhits(&self) -> u64 {
+        self.tbhits.load(Ordering::Relaxed)
     }
 
     /// Nodes added so far by all threads.

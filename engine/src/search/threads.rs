@@ -8,9 +8,10 @@
 //! is exactly the single-threaded one (same nodes, same `bench`).
 
 use super::shared_nodes::SharedNodes;
-use super::{Limits, Reporter, Score, SearchResult, Searcher};
+use super::{Limits, Reporter, Score, SearchResult, Searcher, TbConfig};
 use crate::board::Board;
 use crate::eval::Params;
+use crate::tablebase::Tablebases;
 use crate::types::Move;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -160,6 +161,8 @@ impl ThreadPool {
         while self.helpers.len() < helpers {
             let mut h = Searcher::with_tt(Arc::clone(&self.main.tt));
             h.set_params(self.main.params.clone());
+            h.tb = self.main.tb.clone();
+            h.tb_config = self.main.tb_config;
             h.stop = Arc::clone(&self.helper_stop);
             self.helpers.push(h);
         }
@@ -197,6 +200,32 @@ impl ThreadPool {
     /// Keep `overhead` in reserve per move from now on (only the main thread reads the clock).
     pub fn set_move_overhead(&mut self, overhead: Duration) {
         self.main.set_move_overhead(overhead);
+    }
+
+    /// Use these Syzygy tables in every thread from the next search on (`None`: none).
+    pub fn set_tablebases(&mut self, tb: Option<Arc<Tablebases>>) {
+        for h in &mut self.helpers {
+            h.set_tablebases(tb.clone());
+        }
+        self.main.set_tablebases(tb);
+    }
+
+    /// The Syzygy tables in use, if any.
+    pub fn tablebases(&self) -> Option<&Arc<Tablebases>> {
+        self.main.tb.as_ref()
+    }
+
+    /// Use these tablebase options in every thread from the next search on.
+    pub fn set_tb_config(&mut self, config: TbConfig) {
+        for h in &mut self.helpers {
+            h.set_tb_config(config);
+        }
+        self.main.set_tb_config(config);
+    }
+
+    /// The tablebase options in use.
+    pub fn tb_config(&self) -> TbConfig {
+        self.main.tb_config
     }
 
     /// Forget everything learnt (TT and every thread's histories): a new game.
@@ -239,6 +268,11 @@ impl ThreadPool {
         }
         self.helper_stop.store(false, Ordering::SeqCst);
         self.main.tt.new_search();
+        // The root is ranked by the tables once, by the main thread, before anyone searches.
+        self.main.prepare_tablebases(board);
+        for h in &mut self.helpers {
+            h.follow_tablebases(&self.main);
+        }
         let main = &mut self.main;
         let helper_stop = &self.helper_stop;
         let slots: Vec<Slot> = self.helpers.iter().map(|_| Mutex::new(None)).collect();
@@ -258,7 +292,8 @@ impl ThreadPool {
             // What the helpers have completed by now; iterations they finish later are not
             // waited for.
             let completed: Vec<Completed> = slots.iter().filter_map(|s| lock(s).clone()).collect();
-            let result = choose(result, main_score, &completed);
+            let mut result = choose(result, main_score, &completed);
+            result.score = main.shown(result.score);
             reporter.finished(&result);
             for h in handles {
                 h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
@@ -269,6 +304,7 @@ impl ThreadPool {
             s.shared = None;
         }
         result.nodes = shared.total();
+        result.tbhits = shared.tbhits();
         result
     }
 }
@@ -290,6 +326,7 @@ mod tests {
             depth,
             seldepth: depth,
             nodes: 0,
+            tbhits: 0,
             pv: vec![mv],
             hashfull: 0,
         }

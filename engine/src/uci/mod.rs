@@ -83,7 +83,7 @@ pub fn info_line(r: &SearchResult, elapsed: Duration, root: &Board, chess960: bo
             .map(|&m| root.move_to_uci(m, chess960))
             .collect();
     format!(
-        "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {} pv {}",
+        "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {} tbhits {} pv {}",
         r.depth,
         r.seldepth,
         r.score.to_uci(),
@@ -91,6 +91,7 @@ pub fn info_line(r: &SearchResult, elapsed: Duration, root: &Board, chess960: bo
         nps,
         elapsed.as_millis(),
         r.hashfull,
+        r.tbhits,
         pv.join(" ")
     )
 }
@@ -191,8 +192,9 @@ impl Uci {
                 }
                 self.stop_and_wait();
                 let mut searcher = self.searcher.lock().unwrap_or_else(|p| p.into_inner());
-                if let Err(e) = self.options.apply(&name, value.as_deref(), &mut searcher) {
-                    info_string(&e.to_string());
+                match self.options.apply(&name, value.as_deref(), &mut searcher) {
+                    Ok(lines) => lines.iter().for_each(|l| info_string(l)),
+                    Err(e) => info_string(&e.to_string()),
                 }
             }
             Command::Debug | Command::Empty => {}

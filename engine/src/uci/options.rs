@@ -2,9 +2,11 @@
 
 use crate::eval::{Params, ParamsError};
 use crate::search::time::DEFAULT_MOVE_OVERHEAD;
-use crate::search::{params, ThreadPool};
+use crate::search::{params, TbConfig, ThreadPool};
+use crate::tablebase::{Tablebases, MAX_TABLE_PIECES};
 use std::fmt;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Largest hash table accepted, in MB.
@@ -13,6 +15,8 @@ pub const MAX_HASH_MB: usize = 65_536;
 pub const MAX_THREADS: usize = 256;
 /// Largest `Move Overhead`, in ms.
 const MAX_OVERHEAD_MS: u64 = 5_000;
+/// Largest `SyzygyProbeDepth` (Stockfish's).
+const MAX_PROBE_DEPTH: i64 = 100;
 
 /// Current option values that are not kept in the searcher itself.
 pub struct Options {
@@ -23,6 +27,8 @@ pub struct Options {
     /// `UCI_Chess960`: castling moves read and written as king takes rook, FENs printed in
     /// Shredder-FEN. FENs with Chess960 castling rights are read either way.
     pub chess960: bool,
+    /// `SyzygyPath` as set (empty = no tables).
+    pub syzygy_path: String,
 }
 
 impl Default for Options {
@@ -31,12 +37,14 @@ impl Default for Options {
             hash_mb: 16,
             eval_file: String::new(),
             chess960: false,
+            syzygy_path: String::new(),
         }
     }
 }
 
 /// The `option ...` lines sent in reply to `uci`.
 pub fn declarations() -> Vec<String> {
+    let d = TbConfig::default();
     let mut v = vec![
         format!("option name Hash type spin default 16 min 1 max {MAX_HASH_MB}"),
         format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
@@ -47,6 +55,19 @@ pub fn declarations() -> Vec<String> {
         "option name EvalFile type string default <empty>".to_string(),
         "option name Clear Hash type button".to_string(),
         "option name UCI_Chess960 type check default false".to_string(),
+        "option name SyzygyPath type string default <empty>".to_string(),
+        format!(
+            "option name SyzygyProbeDepth type spin default {} min 1 max {MAX_PROBE_DEPTH}",
+            d.probe_depth
+        ),
+        format!(
+            "option name Syzygy50MoveRule type check default {}",
+            d.rule50
+        ),
+        format!(
+            "option name SyzygyProbeLimit type spin default {} min 0 max {MAX_TABLE_PIECES}",
+            d.probe_limit
+        ),
     ];
     if cfg!(feature = "tune") {
         v.extend(params::PARAMS.iter().map(|p| p.uci_option()));
@@ -55,14 +76,14 @@ pub fn declarations() -> Vec<String> {
 }
 
 impl Options {
-    /// Apply `setoption name <name> value <value>`; `Err` says what is wrong with the name or
-    /// value (the option is then unchanged).
+    /// Apply `setoption name <name> value <value>`: the lines to tell the GUI (`info string`),
+    /// or `Err` saying what is wrong with the name or value (the option is then unchanged).
     pub fn apply(
         &mut self,
         name: &str,
         value: Option<&str>,
         searcher: &mut ThreadPool,
-    ) -> Result<(), OptionError> {
+    ) -> Result<Vec<String>, OptionError> {
         let lname = name.to_ascii_lowercase();
         let need = || value.ok_or_else(|| OptionError::MissingValue(name.to_string()));
         match lname.as_str() {
@@ -86,11 +107,33 @@ impl Options {
                 if path.is_empty() || path == "<empty>" {
                     self.eval_file.clear();
                     searcher.set_params(Params::default());
-                    return Ok(());
+                    return Ok(Vec::new());
                 }
                 let params = Params::load(Path::new(path)).map_err(OptionError::EvalFile)?;
                 searcher.set_params(params);
                 self.eval_file = path.to_string();
+            }
+            "syzygypath" => return Ok(self.set_syzygy_path(need()?, searcher)),
+            "syzygyprobedepth" => {
+                let depth = spin(need()?, name, 1, MAX_PROBE_DEPTH)?;
+                let config = searcher.tb_config();
+                searcher.set_tb_config(TbConfig {
+                    probe_depth: depth as i32,
+                    ..config
+                });
+            }
+            "syzygy50moverule" => {
+                let rule50 = check(need()?, name)?;
+                let config = searcher.tb_config();
+                searcher.set_tb_config(TbConfig { rule50, ..config });
+            }
+            "syzygyprobelimit" => {
+                let limit = spin(need()?, name, 0, MAX_TABLE_PIECES as i64)?;
+                let config = searcher.tb_config();
+                searcher.set_tb_config(TbConfig {
+                    probe_limit: limit as u32,
+                    ..config
+                });
             }
             // The tuning build's search parameters (none in the shipping build).
             _ if cfg!(feature = "tune") && params::get(name).is_some() => {
@@ -103,7 +146,34 @@ impl Options {
             }
             _ => return Err(OptionError::Unknown(name.to_string())),
         }
-        Ok(())
+        Ok(Vec::new())
+    }
+
+    /// `SyzygyPath`: load the tables of its folders (replacing any loaded before) and say what
+    /// was found and what was skipped. A path with no usable table turns the tables off; that
+    /// is never an error, since a bad folder must not stop the engine.
+    fn set_syzygy_path(&mut self, value: &str, searcher: &mut ThreadPool) -> Vec<String> {
+        let path = value.trim();
+        // The old tables close first, so their files are not held open twice.
+        searcher.set_tablebases(None);
+        self.syzygy_path.clear();
+        if path.is_empty() || path == "<empty>" {
+            return vec!["Syzygy: tablebases off".to_string()];
+        }
+        let (tables, problems) = Tablebases::open(path);
+        let mut lines: Vec<String> = problems.iter().map(|p| format!("Syzygy: {p}")).collect();
+        match tables {
+            Some(mut tables) => {
+                tables.set_problem_sink(Box::new(super::info_string));
+                lines.push(tables.summary());
+                searcher.set_tablebases(Some(Arc::new(tables)));
+                self.syzygy_path = path.to_string();
+            }
+            None => lines.push(format!(
+                "Syzygy: no table found in '{path}'; tablebases off"
+            )),
+        }
+        lines
     }
 }
 

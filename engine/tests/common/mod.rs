@@ -4,7 +4,12 @@
 
 #![allow(dead_code)]
 
+pub mod placements;
 pub mod process;
+pub mod shared;
+
+#[allow(unused_imports)]
+pub use shared::{shared_data, syzygy_dir};
 
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
