@@ -109,15 +109,10 @@ mod tests {
         assert_eq!(clock(Duration::from_secs(723)), "12:03");
     }
 
-    /// A deterministic uniform stream in [0, 1) (64-bit LCG).
+    /// A deterministic uniform stream in [0, 1) from the project's one generator.
     fn uniform(seed: u64) -> impl FnMut() -> f64 {
-        let mut state = seed;
-        move || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 11) as f64 / (1u64 << 53) as f64
-        }
+        let mut rng = sable::rng::Rng::from_seed(seed);
+        move || (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 
     /// One simulated SPRT (games with win/loss probabilities `w`, `l`): the LLR after each pair.
