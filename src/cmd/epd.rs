@@ -9,7 +9,9 @@ use crate::suites::epd_report::{
     compare_baseline, csv_rows, failures, read_csv, summary, write_csv,
 };
 use crate::suites::epd_run::{run_epd, EpdConfig, Limit};
+use crate::tournament::preflight::missing_program;
 use crate::uci::engine_spec;
+use anyhow::Context;
 
 /// Options of this subcommand.
 #[derive(clap::Args, Debug)]
@@ -72,14 +74,24 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         .iter()
         .map(|p| read_suite(p, args.skip_bad))
         .collect::<anyhow::Result<Vec<_>>>()?;
+    // Every input file is read before the engine starts: a mistyped baseline must not wait
+    // for the whole suite to run.
+    let baseline = match &args.baseline {
+        Some(path) => Some(read_csv(path).context("--baseline")?),
+        None => None,
+    };
     for suite in &suites {
         for e in &suite.skipped {
             eprintln!("skipped {e}");
         }
     }
+    let engine = engine_spec(&args.engine, &args.options)?;
+    if let Some(why) = missing_program(&engine) {
+        anyhow::bail!("{why}");
+    }
     let config = EpdConfig {
         suites,
-        engine: engine_spec(&args.engine, &args.options)?,
+        engine,
         limit,
         concurrency: args.concurrency,
         hang_timeout: Duration::from_secs(args.hang_timeout),
@@ -94,8 +106,8 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     if let Some(path) = &args.csv {
         write_csv(path, &rows)?;
     }
-    if let Some(path) = &args.baseline {
-        let diff = compare_baseline(&rows, &read_csv(path)?, args.tolerance);
+    if let Some(baseline) = &baseline {
+        let diff = compare_baseline(&rows, baseline, args.tolerance);
         print!("{diff}");
         if diff.regressed {
             return Ok(1);
