@@ -147,38 +147,54 @@ fn same_file(_: &File, path: &Path) -> bool {
     path.exists()
 }
 
-/// The lock file this process holds, as a C string the signal handler can pass to `unlink`.
-/// The strings are leaked on purpose: a handler may still read one after the lock is dropped,
-/// and a few bytes per run cost nothing.
-static HELD: AtomicPtr<libc::c_char> = AtomicPtr::new(std::ptr::null_mut());
+/// The lock files this process holds (a bisection holds its own and its step's), as C strings
+/// the signal handler can pass to `unlink`. The strings are leaked on purpose: a handler may
+/// still read one after its lock is dropped, and a few bytes per run cost nothing.
+static HELD: [AtomicPtr<libc::c_char>; 4] = [const { AtomicPtr::new(std::ptr::null_mut()) }; 4];
 
 fn remember_held(path: &Path) {
     use std::os::unix::ffi::OsStrExt;
-    if let Ok(c) = CString::new(path.as_os_str().as_bytes()) {
-        HELD.store(c.into_raw(), Ordering::SeqCst);
+    let Ok(c) = CString::new(path.as_os_str().as_bytes()) else {
+        return;
+    };
+    let c = c.into_raw();
+    let null = std::ptr::null_mut();
+    for slot in &HELD {
+        if slot
+            .compare_exchange(null, c, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+        {
+            return;
+        }
     }
+    // More locks at once than slots: the rest are only deleted by their own drop.
 }
 
 fn forget_held(path: &Path) {
     use std::os::unix::ffi::OsStrExt;
-    let held = HELD.load(Ordering::SeqCst);
-    if held.is_null() {
-        return;
-    }
-    // SAFETY: a non-null HELD always points to a leaked, never freed CString.
-    let same = unsafe { std::ffi::CStr::from_ptr(held) }.to_bytes() == path.as_os_str().as_bytes();
-    if same {
-        HELD.store(std::ptr::null_mut(), Ordering::SeqCst);
+    for slot in &HELD {
+        let held = slot.load(Ordering::SeqCst);
+        if held.is_null() {
+            continue;
+        }
+        // SAFETY: a non-null slot always points to a leaked, never freed CString.
+        let name = unsafe { std::ffi::CStr::from_ptr(held) };
+        if name.to_bytes() == path.as_os_str().as_bytes() {
+            slot.store(std::ptr::null_mut(), Ordering::SeqCst);
+            return;
+        }
     }
 }
 
-/// Deletes the lock file of the run in progress, if any. Async-signal-safe (an atomic load and
+/// Deletes the lock files of the runs in progress, if any. Async-signal-safe (atomic loads and
 /// `unlink`): for the Ctrl-C handler that exits at once, so that even then no lock is left.
 pub fn unlink_held() {
-    let held = HELD.load(Ordering::SeqCst);
-    if !held.is_null() {
-        // SAFETY: a non-null HELD points to a leaked, NUL-terminated path that is never freed.
-        unsafe { libc::unlink(held) };
+    for slot in &HELD {
+        let held = slot.load(Ordering::SeqCst);
+        if !held.is_null() {
+            // SAFETY: a non-null slot points to a leaked, NUL-terminated path, never freed.
+            unsafe { libc::unlink(held) };
+        }
     }
 }
 
