@@ -9,6 +9,7 @@ pub mod extract;
 pub mod label;
 pub mod match_cmd;
 pub mod perft;
+pub mod ratings;
 pub mod replay;
 pub mod sprt;
 pub mod spsa;
