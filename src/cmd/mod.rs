@@ -12,6 +12,7 @@ pub mod perft;
 pub mod ratings;
 pub mod replay;
 pub mod sprt;
+pub mod sprt_stages;
 pub mod spsa;
 pub mod stats;
 pub mod suite_gen;
