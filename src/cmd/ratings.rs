@@ -29,7 +29,9 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let mut input = PgnGames::default();
     for path in &args.pgn {
-        input.read(path)?;
+        // Every game is replayed by the one PGN reader: a large file takes a while.
+        let what = format!("reading {}", path.display());
+        crate::bisect::build::spin(true, &what, || input.read(path))?;
     }
     if input.games.is_empty() {
         bail!(
