@@ -1,6 +1,6 @@
 //! Hostile input for every text reader of the harness: EPD suites, perft suites, opening books
-//! (EPD and PGN), datasets, results files and their journals, failure case files, and the lines
-//! an engine sends.
+//! (EPD and PGN), PGNs to rate, datasets, results files and their journals, failure case files,
+//! and the lines an engine sends.
 //! Each reader gets valid text with random edits (characters inserted, deleted or replaced,
 //! lines cut, doubled or swapped) and plain garbage. None may panic or hang; an error must name
 //! the file and a line that exists. `PROPTEST_CASES` sets the number of cases (256 by default;
@@ -32,6 +32,40 @@ const BOOK_PGN: &str = "\
 [Event \"b\"]
 
 1. d4 d5 2. c4 e6 3. Nc3 {a comment} Nf6 (3... c6) 1-0
+";
+
+const RATED_PGN: &str = "\
+[Event \"t\"]
+[Round \"1.1\"]
+[White \"a\"]
+[Black \"b\"]
+[Result \"1-0\"]
+
+1. e4 e5 1-0
+
+[Event \"t\"]
+[Round \"1.2\"]
+[White \"b\"]
+[Black \"a\"]
+[Result \"1/2-1/2\"]
+
+1. d4 d5 1/2-1/2
+
+[Event \"t\"]
+[Round \"2.1\"]
+[White \"c\"]
+[Black \"a\"]
+[Result \"0-1\"]
+
+1. c4 0-1
+
+[Event \"t\"]
+[Round \"2.2\"]
+[White \"a\"]
+[Black \"c\"]
+[Result \"1/2-1/2\"]
+
+1. Nf3 *
 ";
 
 const DATASET: &str = "\
@@ -210,6 +244,30 @@ proptest! {
                 prop_assert!(o.position(Variant::Standard).is_ok());
             },
             Err(e) => prop_assert!(e.to_string().contains(&file_name(&path)), "{e}"),
+        }
+    }
+
+    #[test]
+    fn rated_pgns(text in hostile(RATED_PGN)) {
+        // Any games give a list of finite numbers (or an error naming the file), never a panic.
+        let path = temp_file("rated.pgn", &text);
+        let mut input = crate::stats::ratings::games::PgnGames::default();
+        match input.read(&path) {
+            Ok(()) => {
+                let list = crate::stats::ratings::rate(
+                    &input.names,
+                    &input.games,
+                    crate::stats::ratings::Anchor::Mean,
+                );
+                for e in &list.engines {
+                    prop_assert!(e.rating.is_finite(), "{list:?}");
+                    prop_assert!(e.error.is_none_or(f64::is_finite), "{list:?}");
+                }
+                for p in list.los.iter().flatten().flatten() {
+                    prop_assert!((0.0..=1.0).contains(p), "{list:?}");
+                }
+            }
+            Err(e) => prop_assert!(format!("{e:#}").contains(&file_name(&path)), "{e:#}"),
         }
     }
 

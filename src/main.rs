@@ -39,6 +39,8 @@ enum Command {
     Spsa(cmd::spsa::Args),
     /// Elo, normalized Elo, LOS and LLR from game or game-pair counts.
     Stats(cmd::stats::Args),
+    /// One rating list (maximum likelihood, error bars, LOS) for all engines of PGN files.
+    Ratings(cmd::ratings::Args),
     /// Generate an opening book of balanced random openings.
     Book(cmd::book::Args),
     /// Texel-tune the evaluation weights on labelled positions.
@@ -72,6 +74,7 @@ fn main() {
         Command::Sprt(a) => cmd::sprt::run(a),
         Command::Bisect(a) => cmd::bisect::run(a),
         Command::Stats(a) => cmd::stats::run(a),
+        Command::Ratings(a) => cmd::ratings::run(a),
         Command::Spsa(a) => cmd::spsa::run(a),
         Command::Book(a) => cmd::book::run(a),
         Command::Tune(a) => cmd::tune::run(a),

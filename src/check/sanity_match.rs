@@ -118,6 +118,7 @@ mod tests {
             repeated_games: 0,
             late_games: 0,
             failures: Default::default(),
+            games_rated: Vec::new(),
         }
     }
 

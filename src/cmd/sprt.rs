@@ -5,48 +5,59 @@ use crate::tournament::cli::{build_config, parse_stored, resumed_config, MatchAr
 use crate::tournament::config::Stop;
 use crate::tournament::report::{print_final, print_speed};
 use crate::tournament::syzygy_report::print_syzygy_line;
-use crate::tournament::{interrupt, naming, run_match, MatchConfig, EXIT_NO_VERDICT};
+use crate::tournament::{interrupt, naming, run_match, MatchConfig, MatchOutcome, EXIT_NO_VERDICT};
 use clap::Parser;
 use std::path::PathBuf;
 
 /// Options of this subcommand: the match options plus the test.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct Args {
     #[command(flatten)]
-    match_args: MatchArgs,
+    pub(crate) match_args: MatchArgs,
     /// Elo under H0 (in the model's scale).
     #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
-    elo0: f64,
+    pub(crate) elo0: f64,
     /// Elo under H1 (in the model's scale).
     #[arg(long, default_value_t = 5.0, allow_hyphen_values = true)]
-    elo1: f64,
+    pub(crate) elo1: f64,
     /// False positive rate.
     #[arg(long, default_value_t = 0.05)]
-    alpha: f64,
+    pub(crate) alpha: f64,
     /// False negative rate.
     #[arg(long, default_value_t = 0.05)]
-    beta: f64,
+    pub(crate) beta: f64,
     /// Elo scale of elo0/elo1: normalized or logistic.
     #[arg(long, default_value = "normalized")]
-    model: Model,
+    pub(crate) model: Model,
     /// Where to draw the LLR/Elo picture (SVG). Default: beside the results file, with its
     /// name (sprt-dev-vs-base-2026-11-25.svg).
     #[arg(long, value_name = "FILE")]
-    plot: Option<PathBuf>,
+    pub(crate) plot: Option<PathBuf>,
+    /// Two stages: first this one, as --each words plus the stage's elo0= elo1= [alpha=
+    /// beta= rounds=], e.g. "tc=8+0.08 elo0=0 elo1=5"; then --ltc, only if this accepts H1.
+    /// Results in <results>.stc.json and .ltc.json; --resume either one.
+    #[arg(long, value_name = "WORDS", requires = "ltc")]
+    pub(crate) stc: Option<String>,
+    /// The second stage, e.g. "tc=40+0.4 elo0=0.5 elo1=2.5" (see --stc).
+    #[arg(long, value_name = "WORDS", requires = "stc")]
+    pub(crate) ltc: Option<String>,
 }
 
 /// Re-parses stored `sprt` command-line words (for `--resume`: the bounds come back too).
 #[derive(Parser, Debug)]
 #[command(no_binary_name = true)]
-struct Stored {
+pub(crate) struct Stored {
     #[command(flatten)]
-    args: Args,
+    pub(crate) args: Args,
 }
 
 /// Runs the SPRT. Exit code: 0 = H1 accepted (dev is better), 1 = H0 accepted, 3 = no decision
 /// within the games allowed, 4 = no verdict: the run was stopped by a broken setup or faulty
 /// engines (see docs/match.md, "Faults and verdicts").
 pub fn run(args: Args) -> anyhow::Result<i32> {
+    if let Some(code) = super::sprt_stages::run_if_staged(&args)? {
+        return Ok(code);
+    }
     let (args, mut cfg) = match &args.match_args.resume {
         Some(path) => {
             let (old, words) = parse_stored::<Stored>(path)?;
@@ -73,18 +84,28 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     };
     let sprt = Sprt::new(args.elo0, args.elo1, args.alpha, args.beta, args.model)
         .map_err(anyhow::Error::msg)?;
-    check_two_engines(&cfg)?;
-    cfg.sprt = Some(sprt);
     interrupt::install();
+    Ok(play(&mut cfg, sprt, args.plot.as_deref())?.0)
+}
+
+/// Plays one SPRT and prints its report; returns the exit code (see [`run`]) and the outcome.
+pub(crate) fn play(
+    cfg: &mut MatchConfig,
+    sprt: Sprt,
+    plot: Option<&std::path::Path>,
+) -> anyhow::Result<(i32, MatchOutcome)> {
+    check_two_engines(cfg)?;
+    cfg.sprt = Some(sprt);
+    let cfg = &*cfg;
     let start = std::time::Instant::now();
-    let outcome = run_match(&cfg)?;
-    print_final(&cfg, &outcome);
-    print_syzygy_line(&cfg)?;
+    let outcome = run_match(cfg)?;
+    print_final(cfg, &outcome);
+    print_syzygy_line(cfg)?;
     print_speed(&outcome, start.elapsed());
     if !outcome.history.is_empty() {
         let title = format!("{} vs {}", outcome.names[0], outcome.names[1]);
-        let plot = match (&args.plot, &cfg.results) {
-            (Some(plot), _) => plot.clone(),
+        let plot = match (plot, &cfg.results) {
+            (Some(plot), _) => plot.to_path_buf(),
             (None, Some(results)) => naming::sibling(results, "svg"),
             (None, None) => PathBuf::from("sprt.svg"),
         };
@@ -94,21 +115,22 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     match &outcome.stopped {
         Some(Stop::Interrupted) => {
             println!("SPRT: not finished (interrupted)");
-            return Ok(interrupt::EXIT_INTERRUPTED);
+            return Ok((interrupt::EXIT_INTERRUPTED, outcome));
         }
         Some(_) => {
             println!("SPRT: no verdict");
-            return Ok(EXIT_NO_VERDICT);
+            return Ok((EXIT_NO_VERDICT, outcome));
         }
         None => {}
     }
     let decision = outcome.decision.unwrap_or(Decision::Continue);
     println!("SPRT: {decision}");
-    Ok(match decision {
+    let code = match decision {
         Decision::AcceptH1 => 0,
         Decision::AcceptH0 => 1,
         Decision::Continue => 3,
-    })
+    };
+    Ok((code, outcome))
 }
 
 /// An SPRT compares two engines; `--engine` can name more, which clap cannot forbid.

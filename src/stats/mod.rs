@@ -4,6 +4,7 @@
 //! - [`counts`]: [`Trinomial`], [`Pentanomial`] and the [`PairTracker`] that builds them.
 //! - [`elo`]: Elo, nElo with 95 % error bars, LOS ([`elo_report`]).
 //! - [`sprt`]: GSPRT log-likelihood ratios, bounds and [`Decision`]s ([`Sprt`]).
+//! - [`ratings`]: one maximum likelihood rating list for many engines ([`ratings::rate`]).
 //! - [`chart`]: the SVG picture of an SPRT ([`sprt_chart`]).
 //! - [`interim`]: the fastchess-style [`InterimReport`] and the [`SprtPoint`] history.
 
@@ -13,6 +14,7 @@ pub mod elo;
 pub mod eta;
 pub mod interim;
 mod pdf;
+pub mod ratings;
 pub mod sprt;
 
 pub use counts::{GameResult, PairTracker, Pentanomial, Trinomial};

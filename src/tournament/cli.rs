@@ -138,7 +138,7 @@ struct Stored {
 }
 
 /// The words after the subcommand name, stored in the results file for `--resume`.
-fn own_words() -> Vec<String> {
+pub fn own_words() -> Vec<String> {
     std::env::args().skip(2).collect()
 }
 
@@ -153,6 +153,17 @@ pub fn build_config(
         return resumed_config(old.args, &args, kind, default_rounds, words);
     }
     config_from(args, kind, default_rounds, own_words())
+}
+
+/// Builds the configuration from `args` and the `words` stored for `--resume`, for callers
+/// that rewrite the command line (the two-stage SPRT stores its words with `rev:` pinned).
+pub fn build_config_from_words(
+    args: MatchArgs,
+    kind: &str,
+    default_rounds: Option<u32>,
+    words: Vec<String>,
+) -> anyhow::Result<MatchConfig> {
+    config_from(args, kind, default_rounds, words)
 }
 
 /// The command-line words stored in a results file, parsed by the subcommand's own parser `P`

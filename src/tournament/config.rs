@@ -293,6 +293,8 @@ pub struct MatchOutcome {
     pub late_games: u64,
     /// The failure cases this run wrote beside its results, and those it did not.
     pub failures: crate::forensics::FailureSummary,
+    /// Every finished game, for the joint rating list of a match of more than two engines.
+    pub games_rated: Vec<crate::stats::ratings::RatedGame>,
 }
 
 impl MatchOutcome {

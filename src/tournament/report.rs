@@ -5,6 +5,7 @@ use super::config::{MatchConfig, MatchOutcome, PairingResult, Stop};
 use super::resume::{FaultSummary, PairingSummary};
 use super::schedule::GameJob;
 use crate::game::GameRecord;
+use crate::stats::ratings::{Anchor, RatingList};
 use crate::stats::{eta, InterimReport};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -274,13 +275,23 @@ fn print_failures(o: &MatchOutcome) {
     }
 }
 
-/// The final report: every pairing in the fastchess layout, faults, and speed.
+/// The joint rating list of a match of more than two engines (mean 0), once games finished.
+pub fn ratings(o: &MatchOutcome) -> Option<RatingList> {
+    (o.names.len() > 2 && !o.games_rated.is_empty())
+        .then(|| crate::stats::ratings::rate(&o.names, &o.games_rated, Anchor::Mean))
+}
+
+/// The final report: every pairing in the fastchess layout, the joint rating list of a match
+/// of more than two engines, faults, and speed.
 pub fn print_final(cfg: &MatchConfig, o: &MatchOutcome) {
     if o.games > 0 {
         print!("{}", interim(cfg, o));
     }
     for c in super::compare::challengers(o) {
         println!("{c}");
+    }
+    if let Some(list) = ratings(o) {
+        print!("{}", crate::stats::ratings::table(&list));
     }
     for (i, f) in o.faults.iter().enumerate() {
         if f.total() > 0 {

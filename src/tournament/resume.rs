@@ -207,6 +207,9 @@ pub struct ResultsFile {
     /// Games that repeated an earlier game move for move.
     #[serde(default)]
     pub repeated_games: u64,
+    /// The joint rating list of a match of more than two engines.
+    #[serde(default)]
+    pub ratings: Option<crate::stats::ratings::RatingList>,
 }
 
 /// The journal path for a results file: `match.json` → `match.json.games.jsonl`.

@@ -79,6 +79,7 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
             repeated_games: 0,
             late_games: 0,
             failures: Default::default(),
+            games_rated: Vec::new(),
         },
         file: ResultsFile {
             version: 1,

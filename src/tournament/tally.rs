@@ -6,6 +6,7 @@ use super::config::{MatchConfig, MatchOutcome, Stop};
 use super::report;
 use super::resume::{GameEntry, ResultsFile};
 use crate::game::Outcome;
+use crate::stats::ratings::RatedGame;
 use crate::stats::{Decision, GameResult, SprtPoint};
 use std::collections::HashSet;
 
@@ -41,6 +42,7 @@ impl Tally {
         self.file.faults = report::fault_summaries(o);
         self.file.fault_rules = Some(cfg.fault_rules);
         self.file.repeated_games = o.repeated_games;
+        self.file.ratings = report::ratings(o);
         Ok(self.file.save(path)?)
     }
 
@@ -54,6 +56,12 @@ impl Tally {
         if settled {
             o.late_games += 1;
         }
+        o.games_rated.push(RatedGame {
+            white: e.white,
+            black: e.black,
+            outcome: e.outcome,
+            pair: Some(e.pair),
+        });
         if let Some(h) = e.moves_hash {
             if !self.seen.insert(h) {
                 o.repeated_games += 1;
@@ -179,6 +187,7 @@ mod tests {
                 repeated_games: 0,
                 late_games: 0,
                 failures: Default::default(),
+                games_rated: Vec::new(),
             },
             file: ResultsFile::default(),
             pgn: None,

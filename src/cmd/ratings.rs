@@ -1,0 +1,88 @@
+//! `harness ratings FILE.pgn...`: one rating list for every engine in the games.
+
+use crate::stats::ratings::{self, games::PgnGames, Anchor};
+use anyhow::{bail, Context as _};
+use std::path::PathBuf;
+
+/// Options of this subcommand.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:\n  \
+    harness ratings rr.pgn\n  \
+    harness ratings a.pgn b.pgn --anchor stockfish=3000 --csv list.csv --json list.json")]
+pub struct Args {
+    /// PGN files (ours, fastchess's, cutechess's, any tournament's).
+    #[arg(required = true)]
+    pub pgn: Vec<PathBuf>,
+    /// Fix the scale by one engine's rating, NAME=ELO (the name as in the games); default:
+    /// the mean rating is 0.
+    #[arg(long, value_name = "NAME=ELO")]
+    pub anchor: Option<String>,
+    /// Also write the list as CSV (one row per engine, LOS against each engine in columns).
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Also write the list as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+}
+
+/// Runs the subcommand: 0 when a list was printed, 2 for bad input (no games, unknown anchor).
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    let mut input = PgnGames::default();
+    for path in &args.pgn {
+        // Every game is replayed by the one PGN reader: a large file takes a while.
+        let what = format!("reading {}", path.display());
+        crate::bisect::build::spin(true, &what, || input.read(path))?;
+    }
+    if input.games.is_empty() {
+        bail!(
+            "no finished games between two named engines in {} ({})",
+            args.pgn
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            match input.skipped().join("; ") {
+                s if s.is_empty() => "the files hold no games".to_owned(),
+                s => s,
+            }
+        );
+    }
+    let anchor = match &args.anchor {
+        None => Anchor::Mean,
+        Some(word) => parse_anchor(word, &input.names)?,
+    };
+    let mut list = ratings::rate(&input.names, &input.games, anchor);
+    list.notes.extend(input.skipped());
+    print!("{}", ratings::table(&list));
+    if let Some(path) = &args.csv {
+        std::fs::write(path, ratings::csv(&list)?)
+            .with_context(|| format!("writing {}", path.display()))?;
+        println!("CSV: {}", path.display());
+    }
+    if let Some(path) = &args.json {
+        std::fs::write(path, serde_json::to_string_pretty(&list)? + "\n")
+            .with_context(|| format!("writing {}", path.display()))?;
+        println!("JSON: {}", path.display());
+    }
+    Ok(0)
+}
+
+/// `NAME=ELO`, the name one of `names` (the last `=` splits, so names may hold one).
+fn parse_anchor(word: &str, names: &[String]) -> anyhow::Result<Anchor> {
+    let Some((name, elo)) = word.rsplit_once('=') else {
+        bail!("--anchor {word}: expected NAME=ELO");
+    };
+    let elo: f64 = elo
+        .trim()
+        .parse()
+        .ok()
+        .filter(|e: &f64| e.is_finite())
+        .with_context(|| format!("--anchor {word}: `{elo}` is not a number"))?;
+    let Some(index) = names.iter().position(|n| n == name) else {
+        bail!(
+            "--anchor {word}: no engine called `{name}` in the games (engines: {})",
+            names.join(", ")
+        );
+    };
+    Ok(Anchor::Engine { index, elo })
+}

@@ -1,0 +1,343 @@
+//! The two-stage SPRT (OpenBench's practice): a short time control first and, only if it
+//! accepts H1, a long one with tighter bounds; one report and one exit code for both.
+//!
+//! Each stage is an ordinary SPRT with its own results file named after the main one
+//! (`sprt.json` -> `sprt.stc.json`, `sprt.ltc.json`), so either file resumes the whole pipeline:
+//! a decided stage resumes to its decision at once, without a game. `rev:` engines are built
+//! once, before the first stage, and both stages play those very binaries (a working tree
+//! edited during the short stage does not change what the long stage tests).
+//!
+//! This module is pure: the stage specifications, file names, the order of the stages and the
+//! report. `cmd::sprt_stages` builds each stage's match and plays it.
+
+use crate::stats::Decision;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The stages' names, in order; also the infix of their files.
+pub const STAGES: [&str; 2] = ["stc", "ltc"];
+
+/// One stage as written on the command line: `--stc "tc=8+0.08 elo0=0 elo1=5"`. `elo0`,
+/// `elo1`, `alpha`, `beta` and `rounds` are the stage's; every other word is an `--each` word
+/// (tc=, nodes=, option.Hash=, ...) for both engines in this stage only.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct StageSpec {
+    /// Words added to `--each`.
+    pub each: Vec<String>,
+    /// Elo under H0.
+    pub elo0: Option<f64>,
+    /// Elo under H1.
+    pub elo1: Option<f64>,
+    /// False positive rate.
+    pub alpha: Option<f64>,
+    /// False negative rate.
+    pub beta: Option<f64>,
+    /// Most rounds (game pairs) this stage may play.
+    pub rounds: Option<u32>,
+}
+
+impl StageSpec {
+    /// Parses the words of one stage; the error names the stage and the word.
+    pub fn parse(stage: &str, text: &str) -> Result<StageSpec, String> {
+        let mut spec = StageSpec::default();
+        for word in text.split_whitespace() {
+            let Some((key, value)) = word.split_once('=') else {
+                return Err(format!("--{stage}: expected KEY=VALUE, got `{word}`"));
+            };
+            let number = || {
+                value
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|x| x.is_finite())
+                    .ok_or_else(|| format!("--{stage}: `{key}` needs a number, got `{value}`"))
+            };
+            match key {
+                "elo0" => spec.elo0 = Some(number()?),
+                "elo1" => spec.elo1 = Some(number()?),
+                "alpha" => spec.alpha = Some(number()?),
+                "beta" => spec.beta = Some(number()?),
+                "rounds" => {
+                    spec.rounds = Some(value.parse().map_err(|_| {
+                        format!("--{stage}: `rounds` needs a whole number, got `{value}`")
+                    })?)
+                }
+                _ => spec.each.push(word.to_owned()),
+            }
+        }
+        Ok(spec)
+    }
+
+    /// The stage's own `--each` words, for the report (`tc=8+0.08`).
+    pub fn limits(&self) -> String {
+        if self.each.is_empty() {
+            "as --each".to_owned()
+        } else {
+            self.each.join(" ")
+        }
+    }
+}
+
+/// The file of `stage` beside the main file: `dir/sprt.json` -> `dir/sprt.stc.json`
+/// (`sprt.svg` -> `sprt.stc.svg`; a name without an extension gets `.stc`).
+pub fn stage_file(main: &Path, stage: &str) -> PathBuf {
+    match (main.file_stem(), main.extension()) {
+        (Some(stem), Some(ext)) => main.with_file_name(format!(
+            "{}.{stage}.{}",
+            stem.to_string_lossy(),
+            ext.to_string_lossy()
+        )),
+        _ => {
+            let mut name = main.as_os_str().to_owned();
+            name.push(format!(".{stage}"));
+            PathBuf::from(name)
+        }
+    }
+}
+
+/// The main file and the stage index of a stage's file (`sprt.ltc.json` -> `sprt.json`, 1),
+/// or `None` when the name is no stage's.
+pub fn main_of(stage_path: &Path) -> Option<(PathBuf, usize)> {
+    let name = stage_path.file_name()?.to_string_lossy().into_owned();
+    STAGES.iter().enumerate().find_map(|(k, stage)| {
+        let infix = format!(".{stage}");
+        let at = name.rfind(&infix)?;
+        let rest = &name[at + infix.len()..];
+        (rest.is_empty() || rest.starts_with('.')).then(|| {
+            (
+                stage_path.with_file_name(format!("{}{rest}", &name[..at])),
+                k,
+            )
+        })
+    })
+}
+
+/// The command-line words with every `rev:` engine (`--dev rev:X`, `--base rev:X`,
+/// `cmd=rev:X`) replaced by the binary `build` returns for it, so that both stages and any
+/// resume play the same builds. An `--engine cmd=rev:X` without `name=` gets `name=X`, the
+/// name the revision would have had.
+pub fn pin_revisions(
+    words: &[String],
+    mut build: impl FnMut(&str) -> Result<String, String>,
+) -> Result<Vec<String>, String> {
+    let mut out: Vec<String> = Vec::with_capacity(words.len());
+    let mut i = 0;
+    while i < words.len() {
+        let w = &words[i];
+        let flag = ["--dev", "--base"].iter().find(|f| *w == **f);
+        if let (Some(_), Some(next)) = (flag, words.get(i + 1)) {
+            out.push(w.clone());
+            out.push(match next.strip_prefix("rev:") {
+                Some(rev) => build(rev)?,
+                None => next.clone(),
+            });
+            i += 2;
+            continue;
+        }
+        if let Some((flag, rev)) = ["--dev=rev:", "--base=rev:"]
+            .iter()
+            .find_map(|p| w.strip_prefix(p).map(|rev| (&p[..p.len() - 4], rev)))
+        {
+            out.push(format!("{flag}{}", build(rev)?));
+        } else if let Some(rev) = w.strip_prefix("cmd=rev:") {
+            out.push(format!("cmd={}", build(rev)?));
+            let group_end = words[i + 1..]
+                .iter()
+                .position(|x| x.starts_with("--"))
+                .map_or(words.len(), |p| i + 1 + p);
+            let group_start = words[..i]
+                .iter()
+                .rposition(|x| x.starts_with("--"))
+                .map_or(0, |p| p + 1);
+            if !words[group_start..group_end]
+                .iter()
+                .any(|x| x.starts_with("name="))
+            {
+                out.push(format!("name={rev}"));
+            }
+        } else {
+            out.push(w.clone());
+        }
+        i += 1;
+    }
+    Ok(out)
+}
+
+/// What one stage ended with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StageResult {
+    /// The SPRT's exit code (0 = H1, 1 = H0, 3 = undecided, 4 = no verdict, 130 = interrupted).
+    pub exit: i32,
+    /// Games played.
+    pub games: u64,
+    /// Logistic Elo and its 95 % error at the end.
+    pub elo: Option<(f64, f64)>,
+    /// The LLR at the end, and its bounds.
+    pub llr: Option<(f64, f64, f64)>,
+    /// The decision in words ("H1 accepted", "no verdict", ...).
+    pub verdict: String,
+    /// The stage's results file.
+    pub results: PathBuf,
+}
+
+/// Runs the stages in order: the second only when the first accepted H1 (exit code 0). The
+/// exit code is the first stage's unless it accepted H1, else the second's.
+pub fn run_stages(
+    mut stage: impl FnMut(usize) -> anyhow::Result<StageResult>,
+) -> anyhow::Result<(Vec<StageResult>, i32)> {
+    let first = stage(0)?;
+    if first.exit != 0 {
+        let code = first.exit;
+        return Ok((vec![first], code));
+    }
+    let second = stage(1)?;
+    let code = second.exit;
+    Ok((vec![first, second], code))
+}
+
+/// The one report of both stages.
+pub fn report(specs: &[StageSpec; 2], bounds: &[(f64, f64); 2], done: &[StageResult]) -> String {
+    let mut out = String::from("\nTwo-stage SPRT\n");
+    let _ = writeln!(
+        out,
+        "{:<5}  {:<16}  {:>16}  {:>6}  {:>15}  {:>22}  result",
+        "stage", "limits", "bounds", "games", "Elo", "LLR [lower, upper]"
+    );
+    for (k, name) in STAGES.iter().enumerate() {
+        let bound = format!("[{:.2}, {:.2}]", bounds[k].0, bounds[k].1);
+        let line = match done.get(k) {
+            Some(r) => format!(
+                "{:>6}  {:>15}  {:>22}  {} ({})",
+                r.games,
+                r.elo
+                    .map_or("-".to_owned(), |(e, err)| format!("{e:.1} +/- {err:.1}")),
+                r.llr.map_or("-".to_owned(), |(l, lo, hi)| format!(
+                    "{l:.2} [{lo:.2}, {hi:.2}]"
+                )),
+                r.verdict,
+                r.results.display()
+            ),
+            None => format!(
+                "{:>6}  {:>15}  {:>22}  not run: {} did not accept H1",
+                "-",
+                "-",
+                "-",
+                STAGES[0].to_uppercase()
+            ),
+        };
+        let _ = writeln!(
+            out,
+            "{:<5}  {:<16}  {bound:>16}  {line}",
+            name.to_uppercase(),
+            specs[k].limits()
+        );
+    }
+    let verdict = match done {
+        [_, second] if second.exit == 0 => "H1 accepted at both stages".to_owned(),
+        [_, second] => format!("{} at LTC (STC accepted H1)", second.verdict),
+        [first] => format!("{} at STC; LTC not run", first.verdict),
+        _ => String::new(),
+    };
+    let _ = writeln!(out, "Two-stage result: {verdict}");
+    out
+}
+
+/// The decision in the report's words.
+pub fn verdict_words(exit: i32, decision: Option<Decision>) -> String {
+    match (exit, decision) {
+        (0 | 1, Some(d)) => d.to_string(),
+        (4, _) => "no verdict".to_owned(),
+        (130, _) => "interrupted".to_owned(),
+        _ => "no decision within its rounds".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn a_stage_splits_into_bounds_and_each_words() {
+        let s =
+            StageSpec::parse("stc", "tc=8+0.08 elo0=0 elo1=5 option.Hash=16 rounds=30").unwrap();
+        assert_eq!(s.each, w("tc=8+0.08 option.Hash=16"));
+        assert_eq!(
+            (s.elo0, s.elo1, s.alpha, s.rounds),
+            (Some(0.0), Some(5.0), None, Some(30))
+        );
+        assert_eq!(s.limits(), "tc=8+0.08 option.Hash=16");
+        let e = StageSpec::parse("ltc", "tc=40+0.4 elo1=x").unwrap_err();
+        assert!(e.contains("--ltc: `elo1` needs a number, got `x`"), "{e}");
+        assert!(StageSpec::parse("ltc", "fast")
+            .unwrap_err()
+            .contains("`fast`"));
+    }
+
+    #[test]
+    fn stage_files_are_named_after_the_main_file_and_lead_back_to_it() {
+        let main = Path::new("runs/sprt.json");
+        assert_eq!(stage_file(main, "stc"), Path::new("runs/sprt.stc.json"));
+        assert_eq!(stage_file(Path::new("x"), "ltc"), Path::new("x.ltc"));
+        assert_eq!(
+            stage_file(Path::new("s.svg"), "ltc"),
+            Path::new("s.ltc.svg")
+        );
+        for (k, stage) in STAGES.iter().enumerate() {
+            assert_eq!(
+                main_of(&stage_file(main, stage)),
+                Some((main.to_owned(), k))
+            );
+        }
+        assert_eq!(main_of(Path::new("x.ltc")), Some((PathBuf::from("x"), 1)));
+        assert_eq!(main_of(Path::new("sprt.json")), None);
+    }
+
+    #[test]
+    fn revisions_are_pinned_once_with_their_names() {
+        let mut built = Vec::new();
+        let words = w("--dev rev:WORKTREE --base=rev:HEAD~1 --engine cmd=rev:v1 tc=1 --engine cmd=rev:v2 name=old --each tc=1");
+        let pinned = pin_revisions(&words, |rev| {
+            built.push(rev.to_owned());
+            Ok(format!("/cache/{rev}/sable"))
+        })
+        .unwrap();
+        assert_eq!(
+            pinned,
+            w("--dev /cache/WORKTREE/sable --base=/cache/HEAD~1/sable --engine cmd=/cache/v1/sable name=v1 tc=1 --engine cmd=/cache/v2/sable name=old --each tc=1")
+        );
+        assert_eq!(built, w("WORKTREE HEAD~1 v1 v2"));
+        let err = pin_revisions(&w("--dev rev:nope"), |_| Err("no such commit".into()));
+        assert_eq!(err.unwrap_err(), "no such commit");
+    }
+
+    #[test]
+    fn the_long_stage_runs_only_after_the_short_one_accepts_h1() {
+        let result = |exit| StageResult {
+            exit,
+            games: 10,
+            elo: None,
+            llr: None,
+            verdict: String::new(),
+            results: PathBuf::new(),
+        };
+        for (first, second, want_runs, want_code) in [
+            (0, 0, 2, 0),
+            (0, 1, 2, 1),
+            (1, 0, 1, 1),
+            (3, 0, 1, 3),
+            (4, 0, 1, 4),
+            (130, 0, 1, 130),
+        ] {
+            let mut runs = 0;
+            let (done, code) = run_stages(|k| {
+                runs += 1;
+                Ok(result(if k == 0 { first } else { second }))
+            })
+            .unwrap();
+            assert_eq!((runs, done.len(), code), (want_runs, want_runs, want_code));
+        }
+    }
+}

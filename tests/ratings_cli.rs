@@ -1,0 +1,199 @@
+//! `harness ratings` end to end: the joint list of a round robin played by the runner equals the
+//! list `harness ratings` computes from the PGN it wrote, and awkward PGNs give notes, bad ones
+//! clear errors.
+
+mod common;
+
+use common::{temp_dir, text};
+use std::path::Path;
+use std::process::{Command, Output};
+
+const HARNESS: &str = env!("CARGO_BIN_EXE_harness");
+const FAULTY: &str = env!("CARGO_BIN_EXE_faulty-engine");
+
+fn harness(args: &[&str]) -> Output {
+    Command::new(HARNESS).args(args).output().unwrap()
+}
+
+fn engines(json: &serde_json::Value) -> Vec<(String, f64, f64)> {
+    json["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["name"].as_str().unwrap().to_owned(),
+                e["rating"].as_f64().unwrap(),
+                e["error"].as_f64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn read_json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn a_round_robin_ends_with_the_list_that_its_pgn_gives() {
+    let dir = temp_dir("ratings", "rr");
+    let (pgn, results, list) = (
+        dir.join("rr.pgn"),
+        dir.join("rr.json"),
+        dir.join("list.json"),
+    );
+    let engine = |name: &str, target: i64| {
+        vec![
+            "--engine".to_owned(),
+            format!("cmd={FAULTY}"),
+            format!("name={name}"),
+            format!("args=--optimum Skill={target}"),
+        ]
+    };
+    let mut args: Vec<String> = vec!["match".into()];
+    args.extend(engine("a", 0));
+    args.extend(engine("b", 150));
+    args.extend(engine("c", 400));
+    for w in "--tournament roundrobin --each tc=inf nodes=1 --resign movecount=1 score=900 \
+              --maxmoves 60 --rounds 12 --concurrency 2 --quiet"
+        .split_whitespace()
+    {
+        args.push(w.into());
+    }
+    args.extend(["--pgnout".into(), pgn.display().to_string()]);
+    args.extend(["--results".into(), results.display().to_string()]);
+    let out = Command::new(HARNESS).args(&args).output().unwrap();
+    let all = text(&out);
+    assert!(out.status.success(), "{all}");
+    assert!(all.contains("Ratings of 3 engines from 72 games"), "{all}");
+    assert!(
+        all.contains("from the 36 colour-swapped game pairs"),
+        "{all}"
+    );
+
+    let out = harness(&[
+        "ratings",
+        &pgn.display().to_string(),
+        "--json",
+        &list.display().to_string(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let from_match = engines(&read_json(&results)["ratings"]);
+    let from_pgn = engines(&read_json(&list));
+    assert_eq!(from_match.len(), 3);
+    for ((n1, r1, e1), (n2, r2, e2)) in from_match.iter().zip(&from_pgn) {
+        assert_eq!(n1, n2);
+        assert!(
+            (r1 - r2).abs() < 1e-6 && (e1 - e2).abs() < 1e-6,
+            "{from_match:?} {from_pgn:?}"
+        );
+    }
+    // Resigning 40 % of moves against never: a is far above c.
+    assert_eq!(from_pgn[0].0, "a");
+    assert_eq!(from_pgn[2].0, "c");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+fn game(white: &str, black: &str, result: &str, round: &str) -> String {
+    format!(
+        "[Event \"t\"]\n[Round \"{round}\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\n1. e4 e5 {result}\n\n"
+    )
+}
+
+#[test]
+fn awkward_games_are_said_and_bad_input_fails_clearly() {
+    let dir = temp_dir("ratings", "awkward");
+    let mut text_pgn = String::new();
+    // a, b, c play a round robin with every result; top wins every game against them.
+    for (k, (w, b, r)) in [
+        ("a", "b", "1-0"),
+        ("b", "a", "1/2-1/2"),
+        ("b", "c", "1-0"),
+        ("c", "b", "0-1"),
+        ("c", "a", "1-0"),
+        ("a", "c", "1/2-1/2"),
+        ("a", "b", "0-1"),
+        ("c", "a", "0-1"),
+        ("top", "a", "1-0"),
+        ("b", "top", "0-1"),
+        ("top", "c", "1-0"),
+        // x and y only meet each other; "Sable 1" and "sable1" differ only in case and spaces.
+        ("x", "y", "1-0"),
+        ("y", "x", "1/2-1/2"),
+        ("Sable 1", "a", "1-0"),
+        ("sable1", "b", "0-1"),
+        ("a", "Sable 1", "1/2-1/2"),
+        ("b", "sable1", "1/2-1/2"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        text_pgn.push_str(&game(w, b, r, &(k + 1).to_string()));
+    }
+    text_pgn.push_str(&game("a", "b", "*", "90"));
+    text_pgn.push_str(&game("a", "b", "2-0", "91"));
+    text_pgn.push_str("[Event \"t\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n");
+    let pgn = dir.join("awkward.pgn");
+    std::fs::write(&pgn, text_pgn).unwrap();
+    let csv = dir.join("l.csv");
+    let out = harness(&[
+        "ratings",
+        &pgn.display().to_string(),
+        "--csv",
+        &csv.display().to_string(),
+    ]);
+    let all = text(&out);
+    assert!(out.status.success(), "{all}");
+    assert!(
+        all.contains("2 unfinished games or games with an unknown result skipped"),
+        "{all}"
+    );
+    assert!(
+        all.contains("1 games without a White or Black tag skipped"),
+        "{all}"
+    );
+    assert!(
+        all.contains("2 groups that never played each other"),
+        "{all}"
+    );
+    assert!(all.contains("top won all its 3 games"), "{all}");
+    assert!(all.contains("(infinite: capped)"), "{all}");
+    assert!(
+        all.contains("\"Sable 1\", \"sable1\" differ only in case or spaces"),
+        "{all}"
+    );
+    assert!(all.contains("inverse Fisher information"), "{all}");
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(rows.lines().count(), 1 + 8, "{rows}");
+    assert!(rows
+        .lines()
+        .next()
+        .unwrap()
+        .starts_with("rank,name,elo,error,games"));
+
+    let empty = dir.join("empty.pgn");
+    std::fs::write(&empty, game("a", "b", "*", "1")).unwrap();
+    let out = harness(&["ratings", &empty.display().to_string()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("no finished games"), "{}", text(&out));
+    let out = harness(&["ratings", "/no/such.pgn"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("/no/such.pgn"), "{}", text(&out));
+    let out = harness(&["ratings", &pgn.display().to_string(), "--anchor", "zed=100"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out).contains("no engine called `zed`"),
+        "{}",
+        text(&out)
+    );
+    let out = harness(&["ratings", &pgn.display().to_string(), "--anchor", "a=high"]);
+    assert!(
+        text(&out).contains("`high` is not a number"),
+        "{}",
+        text(&out)
+    );
+    let out = harness(&["ratings", &pgn.display().to_string(), "--anchor", "a=2500"]);
+    assert!(out.status.success());
+    assert!(text(&out).contains("Anchor: a = 2500"), "{}", text(&out));
+    std::fs::remove_dir_all(&dir).ok();
+}
