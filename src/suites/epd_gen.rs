@@ -331,7 +331,7 @@ fn score_move(
     };
     let mut score = None;
     let result = engine.go(&params, timeout, |info: &Info| {
-        if info.bound.is_none() && info.multipv.unwrap_or(1) == 1 && info.pv.first().is_some() {
+        if info.bound.is_none() && info.multipv.unwrap_or(1) == 1 && !info.pv.is_empty() {
             score = info.score.or(score);
         }
     })?;
