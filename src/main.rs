@@ -21,12 +21,21 @@ enum Command {
     /// Make an EPD test suite from a PGN of games with a reference engine.
     SuiteGen(cmd::suite_gen::Args),
     /// Play a match between UCI engines.
+    // The usage is written out: clap's own would list every option given on the command line
+    // as if it were required (an error for `--round` showed `--each ... --rounds ...`).
+    #[command(
+        override_usage = "harness match --engine cmd=PATH [KEY=VALUE]... --engine cmd=PATH [KEY=VALUE]... [OPTIONS]\n       harness match --resume FILE [--rounds N]"
+    )]
     Match(cmd::match_cmd::Args),
     /// Play an SPRT between two engines (or two revisions of sable).
+    #[command(
+        override_usage = "harness sprt --dev CMD|rev:REV --base CMD|rev:REV [OPTIONS]\n       harness sprt --engine cmd=PATH [KEY=VALUE]... --engine cmd=PATH [KEY=VALUE]... [OPTIONS]\n       harness sprt --resume FILE"
+    )]
     Sprt(cmd::sprt::Args),
     /// Find the first commit between two revisions where the engine got weaker (or a test fails).
     Bisect(cmd::bisect::Args),
     /// Tune an engine's search parameters by SPSA over self-play games (OpenBench's method).
+    #[command(override_usage = "harness spsa --engine cmd=PATH [KEY=VALUE]... [OPTIONS]")]
     Spsa(cmd::spsa::Args),
     /// Elo, normalized Elo, LOS and LLR from game or game-pair counts.
     Stats(cmd::stats::Args),

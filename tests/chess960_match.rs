@@ -172,7 +172,8 @@ fn an_engine_without_uci_chess960_is_refused() {
         text.contains("engine plain does not offer UCI_Chess960"),
         "{text}"
     );
-    assert!(!dir.join("match.json").exists());
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(left.is_empty(), "nothing written, no lock left: {left:?}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -138,6 +138,10 @@ fn ctrl_c_stops_in_order_reports_and_says_how_to_resume() {
         "{t}"
     );
     all_gone(&engine_pids(&dir));
+    assert!(
+        !dir.join("r.json.lock").exists(),
+        "the lock goes with the run"
+    );
     // Nothing is lost or doubled: the resume plays exactly the missing games.
     let played = journal_lines(&dir);
     let summary: serde_json::Value =

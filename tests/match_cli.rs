@@ -312,11 +312,13 @@ fn a_killed_sprt_resumes_with_its_own_bounds() {
 
 #[test]
 fn bad_command_lines_fail_with_clear_errors() {
+    // An engine that is not there cannot start: no verdict (exit code 4), as the README says.
     let out = harness(&words(
-        "match --engine cmd=/no/such/engine --engine cmd=/no/such/engine --each tc=1",
+        "match --engine cmd=/no/such/engine name=a --engine cmd=/no/such/engine name=b --each tc=1",
     ));
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("does not exist"));
+    assert_eq!(out.status.code(), Some(4));
+    assert!(String::from_utf8_lossy(&out.stdout)
+        .contains("engine a cannot start: its program `/no/such/engine` does not exist"));
     let out = harness(&words(&format!(
         "match --engine cmd={FAULTY} --engine cmd={FAULTY} --each tc=fast"
     )));

@@ -24,7 +24,7 @@ fn spsa(dir: &Path, target: i64, start: i64, iterations: u32, extra: &[&str]) ->
         .args(["--params", "p.txt", "--each", "tc=inf", "nodes=1"])
         .args(["--iterations", &iterations.to_string(), "--pairs-per", "4"])
         .args(["--seed", "3", "--resign", "movecount=1", "score=900"])
-        .args(["--maxmoves", "100", "--quiet"])
+        .args(["--maxmoves", "100", "--quiet", "--out", "spsa.csv"])
         .args(extra)
         .current_dir(dir)
         .output()

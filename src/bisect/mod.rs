@@ -159,7 +159,10 @@ pub fn run(o: &Options) -> anyhow::Result<i32> {
     std::fs::create_dir_all(&o.dir)
         .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", o.dir.display()))?;
     let state_file = o.dir.join("bisect.json");
-    let _lock = lock::acquire(&state_file, &o.command_line)?;
+    let run_lock = lock::acquire(&state_file, &o.command_line)?;
+    if let Some(note) = &run_lock.taken_over {
+        eprintln!("note: {note}");
+    }
     let state = State::load(&state_file, &settings)?.unwrap_or_else(|| State::new(settings));
     state.save(&state_file)?;
     print!(

@@ -9,6 +9,7 @@ use crate::suites::epd_report::{
     compare_baseline, csv_rows, failures, read_csv, summary, write_csv,
 };
 use crate::suites::epd_run::{run_epd, EpdConfig, Limit};
+use crate::tournament::preflight::missing_program;
 use crate::uci::engine_spec;
 
 /// Options of this subcommand.
@@ -90,9 +91,13 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             eprintln!("warning: skipped {e}");
         }
     }
+    let engine = engine_spec(&args.engine, &args.options)?;
+    if let Some(why) = missing_program(&engine) {
+        anyhow::bail!("{why}");
+    }
     let config = EpdConfig {
         suites,
-        engine: engine_spec(&args.engine, &args.options)?,
+        engine,
         limit,
         concurrency: args.concurrency,
         hang_timeout: Duration::from_secs(args.hang_timeout),

@@ -5,7 +5,7 @@ use crate::tournament::cli::{build_config, parse_stored, resumed_config, MatchAr
 use crate::tournament::config::Stop;
 use crate::tournament::report::{print_final, print_speed};
 use crate::tournament::syzygy_report::print_syzygy_line;
-use crate::tournament::{interrupt, run_match, MatchConfig, EXIT_NO_VERDICT};
+use crate::tournament::{interrupt, naming, run_match, MatchConfig, EXIT_NO_VERDICT};
 use clap::Parser;
 use std::path::PathBuf;
 
@@ -29,9 +29,10 @@ pub struct Args {
     /// Elo scale of elo0/elo1: normalized or logistic.
     #[arg(long, default_value = "normalized")]
     model: Model,
-    /// Where to draw the LLR/Elo picture (SVG).
-    #[arg(long, default_value = "sprt.svg")]
-    plot: PathBuf,
+    /// Where to draw the LLR/Elo picture (SVG). Default: beside the results file, with its
+    /// name (sprt-dev-vs-base-2026-11-25.svg).
+    #[arg(long, value_name = "FILE")]
+    plot: Option<PathBuf>,
 }
 
 /// Re-parses stored `sprt` command-line words (for `--resume`: the bounds come back too).
@@ -82,8 +83,13 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     print_speed(&outcome, start.elapsed());
     if !outcome.history.is_empty() {
         let title = format!("{} vs {}", outcome.names[0], outcome.names[1]);
-        sprt_chart(&outcome.history, &sprt, &title, &args.plot)?;
-        println!("Chart: {}", args.plot.display());
+        let plot = match (&args.plot, &cfg.results) {
+            (Some(plot), _) => plot.clone(),
+            (None, Some(results)) => naming::sibling(results, "svg"),
+            (None, None) => PathBuf::from("sprt.svg"),
+        };
+        sprt_chart(&outcome.history, &sprt, &title, &plot)?;
+        println!("Chart: {}", plot.display());
     }
     match &outcome.stopped {
         Some(Stop::Interrupted) => {

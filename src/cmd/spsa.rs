@@ -16,11 +16,12 @@ use crate::tournament::book::openings_from_words;
 use crate::tournament::cli::syzygy_rule;
 use crate::tournament::config::Stop;
 use crate::tournament::engine_args::{adjudication, engine_from_words};
+use crate::tournament::preflight::missing_program;
 use crate::tournament::revision::resolve_engine_revision;
-use crate::tournament::{interrupt, lock, run_match, MatchConfig};
+use crate::tournament::{interrupt, lock, naming, run_match, MatchConfig};
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Options of this subcommand.
 #[derive(clap::Args, Debug)]
@@ -54,15 +55,18 @@ pub struct Args {
     /// Seed of the perturbations and of the opening order.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// One row per iteration: iteration, wins, losses, draws, then every value after it.
-    #[arg(long, default_value = "spsa.csv")]
-    out: PathBuf,
-    /// Continue the run recorded in `--out` (same parameters, engine and settings).
+    /// One row per iteration: iteration, wins, losses, draws, then every value after it. Every
+    /// other file of the run (the chart, the lock) is named after it. Default: engine and date,
+    /// e.g. spsa-sable-tune-2026-11-25.csv (numbered -2, -3, ... when taken).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Continue the run recorded in `--out` (same parameters, engine and settings); without
+    /// --out, the newest default-named run of this engine in this folder.
     #[arg(long)]
     resume: bool,
-    /// Where to draw the parameters' paths (SVG).
-    #[arg(long, default_value = "spsa.svg")]
-    plot: PathBuf,
+    /// Where to draw the parameters' paths (SVG). Default: --out's name with .svg.
+    #[arg(long, value_name = "FILE")]
+    plot: Option<PathBuf>,
     /// Write the tuned values as the defaults of a `search_params!` table (e.g.
     /// engine/src/search/params.rs).
     #[arg(long = "emit-rust", value_name = "FILE")]
@@ -91,34 +95,52 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     if args.variant == Variant::Chess960 {
         engine.spec.set_option("UCI_Chess960", "true");
     }
-    resolve_engine_revision(&mut engine, !args.quiet).map_err(anyhow::Error::msg)?;
-    let mut params = match &args.params {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            parse_input(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
-        }
-        None => params_from_engine(&engine.spec)?,
-    };
     if args.iterations == 0 || args.pairs_per == 0 {
         bail!("--iterations and --pairs-per must be at least 1");
     }
+    // Every input file is read before anything slow happens (a `rev:` build, the engine's start).
+    let given_params = match &args.params {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| {
+                format!("cannot read the SPSA input (--params) {}", path.display())
+            })?;
+            Some(parse_input(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?)
+        }
+        None => None,
+    };
     let (book, book_name) = openings_from_words(&args.openings, args.seed, args.variant)?;
     let mut adjudication =
         adjudication(&args.draw, &args.resign, args.maxmoves).map_err(anyhow::Error::msg)?;
     adjudication.syzygy = syzygy_rule(&args.tb, args.quiet)?;
-    let _lock = lock::acquire(&args.out, "harness spsa")?;
+    resolve_engine_revision(&mut engine, !args.quiet).map_err(anyhow::Error::msg)?;
+    if let Some(why) = missing_program(&engine.spec) {
+        eprintln!("SPSA stopped before it started: {why}");
+        return Ok(crate::tournament::EXIT_NO_VERDICT);
+    }
+    let out = out_file(&args, &engine.spec.display_name())?;
+    let plot = args
+        .plot
+        .clone()
+        .unwrap_or_else(|| naming::sibling(&out, "svg"));
+    let mut params = match given_params {
+        Some(params) => params,
+        None => params_from_engine(&engine.spec)?,
+    };
+    let run_lock = lock::acquire(&out, "harness spsa")?;
+    if let Some(note) = &run_lock.taken_over {
+        eprintln!("note: {note}");
+    }
     let mut done = 0;
     if args.resume {
-        done = history::resume(&args.out, &mut params)?;
-    } else if args.out.exists() {
+        done = history::resume(&out, &mut params)?;
+    } else if out.exists() {
         bail!(
-            "{} already holds an SPSA run; it is never overwritten. Continue it with --resume, \
-             or choose another file with --out",
-            args.out.display()
+            "{} already holds an SPSA run; it is never overwritten. Continue it with the same \
+             command and --resume, or choose another file with --out",
+            out.display()
         );
     } else {
-        history::create(&args.out, &params)?;
+        history::create(&out, &params)?;
     }
     let start_values: Vec<f64> = params.iter().map(|p| p.value).collect();
     let schedule = Schedule::new(args.iterations);
@@ -157,9 +179,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
                     "Interrupted in iteration {k}: {} iterations recorded in {}. To continue: \
                      harness spsa ... --resume (the same command with --resume)",
                     k - 1,
-                    args.out.display()
+                    out.display()
                 );
-                finish(&args, &params, &start_values)?;
+                finish(&args, &params, &start_values, (&out, &plot))?;
                 return Ok(interrupt::EXIT_INTERRUPTED);
             }
             Some(why) => {
@@ -170,7 +192,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         }
         let t = outcome.pairings[0].tracker.trinomial();
         update(&mut params, &d, t.wins as f64 - t.losses as f64);
-        history::append_row(&args.out, k, [t.wins, t.losses, t.draws], &params)?;
+        history::append_row(&out, k, [t.wins, t.losses, t.draws], &params)?;
         bar.inc(1);
         bar.set_message(summary_message(&params));
     }
@@ -178,8 +200,60 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     if faults > 0 {
         eprintln!("warning: {faults} engine faults over the run (each cost its game)");
     }
-    finish(&args, &params, &start_values)?;
+    finish(&args, &params, &start_values, (&out, &plot))?;
     Ok(0)
+}
+
+/// The run's CSV: `--out`, else the default name (kind, engine, date). With `--resume` and no
+/// `--out`, the newest default-named run of this engine here (a run started yesterday resumes
+/// today); without `--resume`, a default name already taken is numbered.
+fn out_file(args: &Args, engine: &str) -> anyhow::Result<PathBuf> {
+    if let Some(out) = &args.out {
+        return Ok(out.clone());
+    }
+    let today = naming::default_results("spsa", &[engine.to_owned()], &naming::today(), "csv");
+    if !args.resume {
+        let (free, numbered) = naming::first_free(&today);
+        if numbered {
+            eprintln!(
+                "note: {} is taken by an earlier run (continue that one with the same command \
+                 and --resume --out {}); this run writes {}",
+                today.display(),
+                today.display(),
+                free.display()
+            );
+        }
+        return Ok(free);
+    }
+    let prefix = naming::default_results("spsa", &[engine.to_owned()], "", "csv");
+    let prefix = prefix.to_string_lossy();
+    let prefix = prefix.trim_end_matches(".csv");
+    let newest = std::fs::read_dir(".")
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            // The date follows the prefix: `spsa-sable-` is no prefix of `spsa-sable-tune-...`.
+            name.strip_prefix(prefix)
+                .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+                && name.ends_with(".csv")
+        })
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .max();
+    match newest {
+        Some((_, path)) => {
+            let path = path.strip_prefix(".").map(PathBuf::from).unwrap_or(path);
+            eprintln!(
+                "Resuming {} (give --out FILE to resume another)",
+                path.display()
+            );
+            Ok(path)
+        }
+        None => bail!(
+            "--resume: no SPSA run of {engine} here ({prefix}*.csv); give its file with --out FILE"
+        ),
+    }
 }
 
 fn progress(args: &Args, done: u32) -> ProgressBar {
@@ -207,7 +281,12 @@ fn summary_message(params: &[Param]) -> String {
 
 /// Prints the values (OpenBench's output form and `setoption` lines), draws the paths and
 /// writes the Rust defaults when asked.
-fn finish(args: &Args, params: &[Param], start: &[f64]) -> anyhow::Result<()> {
+fn finish(
+    args: &Args,
+    params: &[Param],
+    start: &[f64],
+    (out, plot): (&Path, &Path),
+) -> anyhow::Result<()> {
     println!("Tuned values (OpenBench's output form):");
     for p in params {
         println!("{}, {}", p.name, format_value(p, p.value));
@@ -221,7 +300,7 @@ fn finish(args: &Args, params: &[Param], start: &[f64]) -> anyhow::Result<()> {
             format_value(p, *s)
         );
     }
-    let paths = history::read_paths(&args.out, params.len());
+    let paths = history::read_paths(out, params.len());
     if !paths.is_empty() {
         let charts: Vec<LineChart> = params
             .iter()
@@ -234,8 +313,8 @@ fn finish(args: &Args, params: &[Param], start: &[f64]) -> anyhow::Result<()> {
                     .size(640.0, 200.0)
             })
             .collect();
-        write_svg(&charts, &args.plot)?;
-        println!("Paths: {}", args.plot.display());
+        write_svg(&charts, plot)?;
+        println!("Paths: {}", plot.display());
     }
     if let Some(path) = &args.emit_rust {
         write_rust_defaults(path, params)?;

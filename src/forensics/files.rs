@@ -34,7 +34,7 @@ pub struct FailureFiles {
 
 /// The failure folder beside a results file: `match.json` → `match.failures`.
 pub fn failure_dir(results: &Path) -> PathBuf {
-    results.with_extension("failures")
+    crate::tournament::naming::sibling(results, "failures")
 }
 
 /// The file name of a game's case: `game-000123-illegal-move.txt`.

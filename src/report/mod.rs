@@ -2,3 +2,4 @@
 
 pub mod dates;
 pub mod plot;
+pub mod suggest;

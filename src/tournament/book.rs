@@ -303,12 +303,23 @@ impl fmt::Display for BookError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BookError::Spec(e) => write!(f, "{e}"),
-            BookError::Read { file, cause } => write!(f, "{}: {cause}", file.display()),
-            BookError::EpdLine { file, error } => write!(f, "{file}:{error}"),
-            BookError::PgnGame { file, game, cause } => {
-                write!(f, "{}: game {game}: {cause}", file.display())
+            BookError::Read { file, cause } if cause.kind() == std::io::ErrorKind::NotFound => {
+                write!(
+                    f,
+                    "opening book {} not found ({cause}); check the path in --openings file=",
+                    file.display()
+                )
             }
-            BookError::Empty { file } => write!(f, "{}: no openings", file.display()),
+            BookError::Read { file, cause } => {
+                write!(f, "opening book {}: {cause}", file.display())
+            }
+            BookError::EpdLine { file, error } => write!(f, "opening book {file}:{error}"),
+            BookError::PgnGame { file, game, cause } => {
+                write!(f, "opening book {}: game {game}: {cause}", file.display())
+            }
+            BookError::Empty { file } => {
+                write!(f, "opening book {}: no openings", file.display())
+            }
         }
     }
 }
@@ -320,6 +331,9 @@ impl From<SpecError> for BookError {
         BookError::Spec(e)
     }
 }
+
+/// The keys of `--openings`.
+const SPEC_KEYS: [&str; 5] = ["file", "format", "order", "plies", "start"];
 
 /// Why `--openings` words describe no book.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -346,7 +360,11 @@ pub enum SpecError {
 impl fmt::Display for SpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SpecError::NotKeyValue(w) => write!(f, "openings: expected key=value, got `{w}`"),
+            SpecError::NotKeyValue(w) => write!(
+                f,
+                "openings: expected key=value, got `{w}`; did you mean `file={w}` (or `startpos` \
+                 alone)?"
+            ),
             SpecError::NotANumber { key, value } => {
                 write!(f, "openings: `{key}` needs a number, got `{value}`")
             }
@@ -354,7 +372,16 @@ impl fmt::Display for SpecError {
             SpecError::UnknownOrder(v) => {
                 write!(f, "openings: unknown order `{v}` (random or sequential)")
             }
-            SpecError::UnknownKey(k) => write!(f, "openings: unknown key `{k}`"),
+            SpecError::UnknownKey(k) => {
+                write!(f, "openings: unknown key `{k}`")?;
+                if let Some(near) = crate::report::suggest::nearest(k, &SPEC_KEYS) {
+                    write!(f, "; did you mean `{near}=`?")?;
+                }
+                write!(
+                    f,
+                    " (--openings takes file=, format=, order=, plies=, start=)"
+                )
+            }
             SpecError::NoFile => write!(f, "openings: `file=` is required"),
         }
     }
@@ -494,6 +521,29 @@ mod tests {
             "moves up to the illegal one"
         );
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn book_errors_name_the_book_and_what_to_type() {
+        let err = BookSpec::parse(&words("suite1.epd"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("did you mean `file=suite1.epd`"), "{err}");
+        let err = BookSpec::parse(&words("file=x.epd ordr=random"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("did you mean `order=`?"), "{err}");
+        assert!(
+            err.contains("file=, format=, order=, plies=, start="),
+            "{err}"
+        );
+        let missing = std::env::temp_dir().join("sable-no-such-book.pgn");
+        let spec = BookSpec::parse(&words(&format!("file={}", missing.display()))).unwrap();
+        let err = spec.load(0, Variant::Standard).unwrap_err().to_string();
+        assert!(
+            err.starts_with(&format!("opening book {} not found", missing.display())),
+            "{err}"
+        );
     }
 
     #[test]

@@ -8,6 +8,7 @@
 
 use super::book::openings_from_words;
 use super::engine_args::{adjudication, engine_from_words};
+use super::naming;
 use super::resume::ResultsFile;
 use super::revision::resolve_engine_revision;
 use super::{MatchConfig, Mode};
@@ -100,11 +101,14 @@ pub struct MatchArgs {
     /// Milliseconds an engine may take to answer isready between games or stop after a timeout.
     #[arg(long = "ping-ms", default_value_t = 5_000)]
     pub ping_ms: u64,
-    /// Append every game to this PGN file (`file=PATH` also accepted).
-    #[arg(long, value_name = "FILE")]
+    /// Append every game to this PGN file (`file=PATH` also accepted); without FILE, to the
+    /// results file's name with .pgn (sprt-dev-vs-base-2026-11-25.pgn).
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "")]
     pub pgnout: Option<String>,
     /// JSON results summary, rewritten after every game, with a journal of every game beside it
-    /// (FILE.games.jsonl); together they are the resume file. Default: match.json / sprt.json.
+    /// (FILE.games.jsonl); together they are the resume file. Every other file of the run is
+    /// named after it (chart, failure cases, PGN without a name). Default: kind, engines and
+    /// date, e.g. sprt-dev-vs-base-2026-11-25.json (numbered -2, -3, ... when taken).
     #[arg(long, value_name = "FILE")]
     pub results: Option<PathBuf>,
     /// Continue an interrupted match from its results file (all other options come from the
@@ -222,10 +226,13 @@ fn config_from(
     for words in engine_groups(&words, &args.engine) {
         engines.push(engine_from_words(&args.each, &words).map_err(anyhow::Error::msg)?);
     }
+    // Every input file is read before anything slow happens (a `rev:` build, an engine's
+    // start): a mistyped book costs a second, not a build.
+    let (openings, book_name) = openings_from_words(&args.openings, args.seed, args.variant)?;
+    let syzygy = syzygy_rule(&args.tb, args.quiet)?;
     for e in &mut engines {
         resolve_engine_revision(e, !args.quiet).map_err(anyhow::Error::msg)?;
     }
-    let (openings, book_name) = openings_from_words(&args.openings, args.seed, args.variant)?;
     if openings.is_empty() && !args.quiet {
         eprintln!("Openings: every game starts from the start position (--openings startpos)");
     }
@@ -244,7 +251,7 @@ fn config_from(
     cfg.mode = args.tournament;
     cfg.adjudication =
         adjudication(&args.draw, &args.resign, args.maxmoves).map_err(anyhow::Error::msg)?;
-    cfg.adjudication.syzygy = syzygy_rule(&args.tb, args.quiet)?;
+    cfg.adjudication.syzygy = syzygy;
     cfg.recover = args.recover;
     if let Some(n) = args.max_consecutive_faults {
         cfg.fault_rules.max_consecutive = n;
@@ -261,18 +268,40 @@ fn config_from(
     }
     cfg.startup = Duration::from_millis(args.startup_ms);
     cfg.ping = Duration::from_millis(args.ping_ms);
+    let results = match args.results {
+        Some(path) => path,
+        None => default_results(kind, &cfg.engines),
+    };
     cfg.pgn_out = args
         .pgnout
-        .map(|p| PathBuf::from(p.strip_prefix("file=").unwrap_or(&p)));
-    cfg.results = Some(
-        args.results
-            .unwrap_or_else(|| PathBuf::from(format!("{kind}.json"))),
-    );
+        .map(|p| match p.strip_prefix("file=").unwrap_or(&p) {
+            "" => naming::sibling(&results, "pgn"),
+            p => PathBuf::from(p),
+        });
+    cfg.results = Some(results);
     cfg.rating_interval = args.ratinginterval;
     cfg.progress = !args.quiet;
     cfg.event = args.event;
     cfg.args = words;
     Ok(cfg)
+}
+
+/// The results file of a run given none: kind, engines and date, numbered when an earlier run
+/// has that name (which is then said, with how to continue that run instead).
+fn default_results(kind: &str, engines: &[super::EngineConfig]) -> PathBuf {
+    let names: Vec<String> = engines.iter().map(|e| e.spec.display_name()).collect();
+    let path = naming::default_results(kind, &names, &naming::today(), "json");
+    let (free, numbered) = naming::first_free(&path);
+    if numbered {
+        eprintln!(
+            "note: {} is taken by an earlier run (continue that one with `harness {kind} \
+             --resume {}`); this run writes {}",
+            path.display(),
+            path.display(),
+            free.display()
+        );
+    }
+    free
 }
 
 /// The `--tb` rule, if asked for; says what was loaded (unless quiet) and warns of refused

@@ -81,6 +81,15 @@ pub struct MatchConfig {
 }
 
 impl MatchConfig {
+    /// The subcommand that runs such a match, for messages (`harness sprt --resume ...`).
+    pub fn kind(&self) -> &'static str {
+        if self.sprt.is_some() {
+            "sprt"
+        } else {
+            "match"
+        }
+    }
+
     /// A config with the usual defaults for these engines and openings: one round, game pairs,
     /// one game at a time, recover on, 10 s startup, 5 s ping, no files, no SPRT, quiet.
     pub fn new(engines: Vec<EngineConfig>, openings: Vec<Opening>) -> MatchConfig {

@@ -9,9 +9,7 @@ use crate::uci::EngineSpec;
 /// Applies `words` to `engine` (later words win; `each` words are applied first by the caller).
 pub fn apply_words(engine: &mut EngineConfig, words: &[String]) -> Result<(), String> {
     for w in words {
-        let (key, value) = w
-            .split_once('=')
-            .ok_or_else(|| format!("expected key=value, got `{w}`"))?;
+        let (key, value) = w.split_once('=').ok_or_else(|| not_key_value(w))?;
         let bad = |what: &str| format!("`{key}`: {what}, got `{value}`");
         let limits = &mut engine.limits;
         match key {
@@ -36,11 +34,77 @@ pub fn apply_words(engine: &mut EngineConfig, words: &[String]) -> Result<(), St
             }
             _ => match key.strip_prefix("option.") {
                 Some(name) if !name.is_empty() => engine.spec.set_option(name, value),
-                _ => return Err(format!("unknown engine setting `{key}`")),
+                _ => return Err(unknown_setting(key, value)),
             },
         }
     }
     Ok(())
+}
+
+/// The engine settings, for messages (`option.NAME=` stands for every UCI option).
+const SETTINGS: [&str; 10] = [
+    "cmd",
+    "name",
+    "dir",
+    "args",
+    "tc",
+    "st",
+    "nodes",
+    "depth",
+    "timemargin",
+    "proto",
+];
+
+/// UCI options engines commonly declare, spelled as they declare them (UCI option names are
+/// case-insensitive, but a suggestion should look like the engine's own).
+const COMMON_OPTIONS: [&str; 12] = [
+    "Hash",
+    "Threads",
+    "MultiPV",
+    "Ponder",
+    "Move Overhead",
+    "SyzygyPath",
+    "EvalFile",
+    "UCI_Chess960",
+    "UCI_Elo",
+    "UCI_LimitStrength",
+    "Skill Level",
+    "Contempt",
+];
+
+/// `hash=16`: what the settings are, and the one probably meant (a typo of a setting, or a UCI
+/// option without its `option.`).
+fn unknown_setting(key: &str, value: &str) -> String {
+    let list: Vec<String> = SETTINGS[..9].iter().map(|k| format!("{k}=")).collect();
+    let guess = match crate::report::suggest::nearest(key, &SETTINGS) {
+        Some(setting) => format!("{setting}={value}"),
+        None => {
+            let option = COMMON_OPTIONS
+                .iter()
+                .find(|o| o.eq_ignore_ascii_case(key))
+                .map_or(key, |o| *o);
+            if option.contains(' ') {
+                format!("\"option.{option}={value}\"")
+            } else {
+                format!("option.{option}={value}")
+            }
+        }
+    };
+    format!(
+        "unknown engine setting `{key}` (in `{key}={value}`); did you mean `{guess}`? The \
+         settings are {} and option.NAME=VALUE for any UCI option of the engine",
+        list.join(", ")
+    )
+}
+
+/// A word without `=`: a program given without `cmd=`, or a time control without `tc=`.
+fn not_key_value(word: &str) -> String {
+    let guess = if word.parse::<crate::game::tc::TimeControl>().is_ok() {
+        format!("tc={word}")
+    } else {
+        format!("cmd={word}")
+    };
+    format!("expected key=value, got `{word}`; did you mean `{guess}`?")
 }
 
 /// Builds one engine from the `each` words then its own words.
@@ -55,6 +119,17 @@ pub fn engine_from_words(each: &[String], own: &[String]) -> Result<EngineConfig
         return Err(format!("engine `{}` has no cmd=", own.join(" ")));
     }
     Ok(e)
+}
+
+/// `draw: unknown key `moves``, with the keys there are and the one probably meant.
+fn unknown_key(what: &str, key: &str, keys: &[&str]) -> String {
+    let mut text = format!("{what}: unknown key `{key}`");
+    if let Some(k) = crate::report::suggest::nearest(key, keys) {
+        text.push_str(&format!("; did you mean `{k}=`?"));
+    }
+    let list: Vec<String> = keys.iter().map(|k| format!("{k}=")).collect();
+    text.push_str(&format!(" (--{what} takes {})", list.join(", ")));
+    text
 }
 
 fn key_values(words: &[String], what: &str) -> Result<Vec<(String, String)>, String> {
@@ -94,7 +169,10 @@ pub fn adjudication(
                 "movenumber" => rule.movenumber = num("draw", &k, &v)?,
                 "movecount" => rule.movecount = num("draw", &k, &v)?,
                 "score" => rule.score = num("draw", &k, &v)?,
-                _ => return Err(format!("draw: unknown key `{k}`")),
+                _ => {
+                    let keys = ["movenumber", "movecount", "score"];
+                    return Err(unknown_key("draw", &k, &keys));
+                }
             }
         }
         adj.draw = Some(rule);
@@ -110,7 +188,10 @@ pub fn adjudication(
                 "movecount" => rule.movecount = num("resign", &k, &v)?,
                 "score" => rule.score = num("resign", &k, &v)?,
                 "twosided" => rule.twosided = num("resign", &k, &v)?,
-                _ => return Err(format!("resign: unknown key `{k}`")),
+                _ => {
+                    let keys = ["movecount", "score", "twosided"];
+                    return Err(unknown_key("resign", &k, &keys));
+                }
             }
         }
         adj.resign = Some(rule);
@@ -170,6 +251,29 @@ mod tests {
             .unwrap_err()
             .contains("key=value"));
         assert!(engine_from_words(&[], &w("cmd=x st=-1")).is_err());
+    }
+
+    #[test]
+    fn a_mistyped_setting_is_answered_with_the_one_meant_and_the_list() {
+        let err = engine_from_words(&[], &w("cmd=x hash=16")).unwrap_err();
+        assert!(err.contains("unknown engine setting `hash`"), "{err}");
+        assert!(err.contains("did you mean `option.Hash=16`?"), "{err}");
+        for key in ["cmd=", "tc=", "nodes=", "timemargin=", "option.NAME=VALUE"] {
+            assert!(err.contains(key), "{key} listed: {err}");
+        }
+        let err = engine_from_words(&[], &w("cmd=x node=500")).unwrap_err();
+        assert!(err.contains("did you mean `nodes=500`?"), "{err}");
+        let err = engine_from_words(&[], &w("cmd=x multipv=3")).unwrap_err();
+        assert!(err.contains("`option.MultiPV=3`"), "{err}");
+        let err = engine_from_words(&[], &w("cmd=x myknob=3")).unwrap_err();
+        assert!(err.contains("`option.myknob=3`"), "{err}");
+        let err = engine_from_words(&[], &w("./engine")).unwrap_err();
+        assert!(err.contains("did you mean `cmd=./engine`?"), "{err}");
+        let err = engine_from_words(&w("10+0.1"), &w("cmd=x")).unwrap_err();
+        assert!(err.contains("did you mean `tc=10+0.1`?"), "{err}");
+        let err = adjudication(&w("movenumbr=30"), &[], None).unwrap_err();
+        assert!(err.contains("did you mean `movenumber=`?"), "{err}");
+        assert!(err.contains("movecount=, score="), "{err}");
     }
 
     #[test]

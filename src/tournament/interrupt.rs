@@ -1,7 +1,8 @@
 //! Ctrl-C during a match: the first one stops the run in an orderly way (no new game starts,
 //! games in flight are abandoned between moves and replayed on resume, everything finished is
 //! written, the engines are stopped, the interim report and the resume command are printed);
-//! a second one exits at once (the engines die with the harness, see `uci::engine`).
+//! a second one exits at once (the engines die with the harness, see `uci::engine`; the run's
+//! lock file is deleted first, see `lock::unlink_held`).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -16,8 +17,9 @@ pub fn requested() -> bool {
 }
 
 extern "C" fn on_sigint(_: libc::c_int) {
-    // Only async-signal-safe work here: an atomic swap, and `_exit` the second time.
+    // Only async-signal-safe work here: an atomic swap, and `unlink` and `_exit` the second time.
     if REQUESTED.swap(true, Ordering::SeqCst) {
+        super::lock::unlink_held();
         unsafe { libc::_exit(EXIT_INTERRUPTED) };
     }
 }
@@ -25,7 +27,8 @@ extern "C" fn on_sigint(_: libc::c_int) {
 /// Installs the Ctrl-C (SIGINT) and SIGTERM handler; call once from a command that runs games.
 pub fn install() {
     let handler: extern "C" fn(libc::c_int) = on_sigint;
-    // SAFETY: the handler only touches an atomic and calls `_exit`, both async-signal-safe.
+    // SAFETY: the handler only touches atomics and calls `unlink` and `_exit`, all
+    // async-signal-safe.
     unsafe {
         libc::signal(libc::SIGINT, handler as libc::sighandler_t);
         libc::signal(libc::SIGTERM, handler as libc::sighandler_t);

@@ -5,9 +5,10 @@
 use super::config::MatchConfig;
 use super::schedule::GameJob;
 use crate::game::Variant;
-use crate::uci::{Engine, StartError, TrafficLog};
+use crate::uci::{Engine, EngineSpec, StartError, TrafficLog};
 use anyhow::bail;
 use std::collections::HashSet;
+use std::path::Path;
 
 /// Errors for configurations no game can be played with.
 pub fn check_config(cfg: &MatchConfig) -> anyhow::Result<()> {
@@ -35,16 +36,6 @@ pub fn check_config(cfg: &MatchConfig) -> anyhow::Result<()> {
                  name= (e.g. --engine cmd=... name=dev --engine cmd=... name=base)"
             );
         }
-        let cmd = std::path::Path::new(&e.spec.cmd);
-        let base = e
-            .spec
-            .dir
-            .as_deref()
-            .filter(|_| cmd.is_relative() && !cmd.exists());
-        let exists = base.map_or_else(|| cmd.exists(), |d| d.join(cmd).exists());
-        if e.spec.cmd.contains('/') && !exists {
-            bail!("engine {name}: `{}` does not exist", e.spec.cmd);
-        }
         if !e.limits.is_bounded() {
             bail!(
                 "engine {name}: no time control or limit (give tc=, st=, nodes= or depth=; \
@@ -56,8 +47,10 @@ pub fn check_config(cfg: &MatchConfig) -> anyhow::Result<()> {
         if path.exists() {
             bail!(
                 "{} already holds the results of a run; it is never overwritten. Continue that \
-                 run with --resume {}, or choose another file with --results FILE",
+                 run with `harness {} --resume {}`, or choose another file with --results FILE \
+                 (without --results, a new name is chosen for you)",
                 path.display(),
+                cfg.kind(),
                 path.display()
             );
         }
@@ -65,8 +58,44 @@ pub fn check_config(cfg: &MatchConfig) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The first engine whose program is given by a path that does not exist, in words: such an
+/// engine cannot start, which stops the run before any engine is started (exit code 4, as any
+/// engine that cannot start). A bare name (`stockfish`) is looked up in `PATH` when started.
+pub fn missing_engine(cfg: &MatchConfig) -> Option<String> {
+    cfg.engines.iter().find_map(|e| missing_program(&e.spec))
+}
+
+/// Why `spec`'s program cannot be started, if its path does not exist.
+pub fn missing_program(spec: &EngineSpec) -> Option<String> {
+    let cmd = Path::new(&spec.cmd);
+    if !spec.cmd.contains('/') {
+        return None;
+    }
+    let full = match &spec.dir {
+        Some(dir) if cmd.is_relative() && !cmd.exists() => dir.join(cmd),
+        _ => cmd.to_owned(),
+    };
+    if full.exists() {
+        return None;
+    }
+    let place = if full.is_relative() {
+        let cwd = std::env::current_dir().map_or_else(|_| ".".into(), |d| d.display().to_string());
+        format!(" (relative to {cwd})")
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "engine {} cannot start: its program `{}` does not exist{place}; check its path \
+         (cmd=, --dev, --base or --engine) or build it first",
+        spec.display_name(),
+        full.display()
+    ))
+}
+
 /// Starts every engine once (handshake, options, `isready`) and quits it. The first that fails
-/// to start is returned (inside `Ok`); unknown options are reported as warnings. An engine
+/// to start is returned (inside `Ok`); unknown options are reported as warnings, and a value
+/// outside what an option declares (a spin's range, a combo's values, a check's true/false)
+/// is an error. An engine
 /// without `UCI_Chess960` in a Chess960 match is a configuration error. With `--affinity` they run
 /// on `cpus`, the first game's cores, where they are about to play.
 pub fn start_each(
@@ -92,18 +121,33 @@ pub fn start_each(
                  fischerandom"
             );
         }
-        for (name, _) in &e.spec.options {
-            let declared = engine.declared_options();
-            if !declared.iter().any(|d| d.eq_ignore_ascii_case(name)) {
-                warnings.push(format!(
+        let mut refused = Vec::new();
+        for (name, value) in &e.spec.options {
+            match engine.declared(name) {
+                Some(option) => {
+                    if let Err(why) = option.check(value) {
+                        refused.push(why.to_string());
+                    }
+                }
+                None => warnings.push(format!(
                     "engine {} does not declare option `{name}` (it declares: {}); the setting \
                      probably has no effect",
                     e.spec.display_name(),
-                    declared.join(", ")
-                ));
+                    engine.declared_options().join(", ")
+                )),
             }
         }
         engine.quit(std::time::Duration::from_millis(500));
+        // Refused rather than warned about: an engine clamps or ignores such a value, so every
+        // game would test another setting than the one the results file and report name.
+        if !refused.is_empty() {
+            bail!(
+                "engine {}: {}; an engine clamps or ignores such a value, so the games would \
+                 not test the setting asked for: give a value it declares",
+                e.spec.display_name(),
+                refused.join("; ")
+            );
+        }
     }
     Ok(Ok(warnings))
 }

@@ -325,7 +325,7 @@ pub fn print_final(cfg: &MatchConfig, o: &MatchOutcome) {
         None => {}
     }
     println!("Finished {} of {} games", o.games, o.scheduled);
-    let kind = if cfg.sprt.is_some() { "sprt" } else { "match" };
+    let kind = cfg.kind();
     match &cfg.results {
         Some(path) if path.exists() => {
             println!("Results: {}", path.display());

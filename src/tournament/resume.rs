@@ -211,9 +211,7 @@ pub struct ResultsFile {
 
 /// The journal path for a results file: `match.json` → `match.json.games.jsonl`.
 pub fn journal_path(results: &Path) -> std::path::PathBuf {
-    let mut name = results.as_os_str().to_owned();
-    name.push(".games.jsonl");
-    name.into()
+    super::naming::journal(results)
 }
 
 /// Reads a journal. A last line cut short by a kill is skipped; any other bad line is an error

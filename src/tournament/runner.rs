@@ -27,9 +27,16 @@ const SAVE_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 /// [`MatchOutcome::stopped`] set and no verdict. Errors are reserved for bad configuration and
 /// unwritable output files.
 pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
-    // Taken before anything is checked or written, and held until the run returns.
+    // Taken before anything is checked or written, and held (its file deleted) until the run
+    // returns, however it returns.
     let _lock = match &cfg.results {
-        Some(path) => Some(lock::acquire(path, &holder(cfg))?),
+        Some(path) => {
+            let lock = lock::acquire(path, &holder(cfg))?;
+            if let Some(note) = &lock.taken_over {
+                eprintln!("note: {note}");
+            }
+            Some(lock)
+        }
         None => None,
     };
     preflight::check_config(cfg)?;
@@ -126,9 +133,17 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
         progress.finish();
         return Ok(state.outcome);
     }
+    // An engine whose program is not there cannot start: the same stop as a failed start (no
+    // verdict, nothing written), found before any engine is started.
+    if let Some(why) = preflight::missing_engine(cfg) {
+        state.outcome.stopped = Some(Stop::Setup(why));
+        progress.finish();
+        return Ok(state.outcome);
+    }
     let log = match &cfg.log {
         Some(path) => Some(
-            TrafficLog::open(path).with_context(|| format!("cannot open {}", path.display()))?,
+            TrafficLog::open(path)
+                .with_context(|| format!("cannot open the UCI log (--log) {}", path.display()))?,
         ),
         None => None,
     };
@@ -222,7 +237,12 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
                 saved = Some(std::time::Instant::now());
             }
             progress.update(cfg, &state.outcome);
-            if cfg.rating_interval > 0 && state.outcome.games.is_multiple_of(cfg.rating_interval) {
+            // The last game's report is the final one, printed once by the caller.
+            let last = state.finished() || state.outcome.games >= state.outcome.scheduled;
+            if !last
+                && cfg.rating_interval > 0
+                && state.outcome.games.is_multiple_of(cfg.rating_interval)
+            {
                 progress.print(&report::interim(cfg, &state.outcome));
             }
             if state.finished() {
@@ -297,8 +317,7 @@ fn keep_case(files: &mut FailureFiles, case: &crate::game::FailureCase, progress
 
 /// This run in words, for the lock file: the command line.
 fn holder(cfg: &MatchConfig) -> String {
-    let kind = if cfg.sprt.is_some() { "sprt" } else { "match" };
-    format!("harness {kind} {}", cfg.args.join(" "))
+    format!("harness {} {}", cfg.kind(), cfg.args.join(" "))
 }
 
 /// The faulty engine's last lines, for the user to see why it lost.
@@ -329,7 +348,7 @@ fn open_pgn(cfg: &MatchConfig) -> anyhow::Result<Option<std::fs::File>> {
         .create(true)
         .append(true)
         .open(path)
-        .with_context(|| format!("cannot open {}", path.display()))?;
+        .with_context(|| format!("cannot open the PGN file (--pgnout) {}", path.display()))?;
     Ok(Some(file))
 }
 

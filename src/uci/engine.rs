@@ -1,6 +1,7 @@
 //! One running engine process and the UCI conversation with it.
 
 use super::log::{Direction, OutputTail, Tap, TrafficLog};
+use super::option::UciOption;
 use super::reader::{Next, Pipes};
 use super::spec::{EngineSpec, GoParams};
 use super::UciError;
@@ -18,7 +19,7 @@ pub struct Engine {
     pipes: Pipes,
     name: String,
     id_name: Option<String>,
-    options: Vec<String>,
+    options: Vec<UciOption>,
     exited: Option<String>,
     tap: Tap,
 }
@@ -220,8 +221,7 @@ impl Engine {
             } else if let Some(rest) = line.strip_prefix("id name ") {
                 self.id_name = Some(rest.trim().to_owned());
             } else if let Some(rest) = line.strip_prefix("option name ") {
-                let name = rest.split(" type ").next().unwrap_or(rest).trim();
-                self.options.push(name.to_owned());
+                self.options.push(UciOption::parse(rest));
             }
         }
     }
@@ -237,8 +237,15 @@ impl Engine {
     }
 
     /// Names of the options the engine declared during the handshake.
-    pub fn declared_options(&self) -> &[String] {
-        &self.options
+    pub fn declared_options(&self) -> Vec<&str> {
+        self.options.iter().map(|o| o.name.as_str()).collect()
+    }
+
+    /// The declaration of option `name` (UCI option names are case-insensitive), if any.
+    pub fn declared(&self, name: &str) -> Option<&UciOption> {
+        self.options
+            .iter()
+            .find(|o| o.name.eq_ignore_ascii_case(name))
     }
 
     /// Sends one raw command line.

@@ -15,6 +15,7 @@ mod error;
 pub mod flight;
 mod info;
 pub mod log;
+pub mod option;
 pub mod reader;
 mod spec;
 

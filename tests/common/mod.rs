@@ -51,6 +51,51 @@ pub fn shared_data() -> Option<PathBuf> {
     None
 }
 
+/// The names in `dir`, sorted (a folder's name ends with `/`), to compare a run's files with
+/// what it should have written.
+pub fn files_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let name = e.file_name().to_string_lossy().into_owned();
+            if e.path().is_dir() {
+                format!("{name}/")
+            } else {
+                name
+            }
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// A process id that surely names no running process: a child started and waited for.
+pub fn dead_pid() -> u32 {
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let pid = child.id();
+    child.wait().unwrap();
+    pid
+}
+
+/// A shell script in `dir` that touches `dir/<name>.started` and then runs `engine` with its
+/// arguments: proof of whether a run started the engine at all.
+pub fn marked_engine(dir: &std::path::Path, name: &str, engine: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let script = dir.join(format!("{name}.sh"));
+    let marker = dir.join(format!("{name}.started"));
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\ntouch '{}'\nexec '{engine}' \"$@\"\n",
+            marker.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    script
+}
+
 /// The `sable` binary of this checkout, built now in release.
 ///
 /// It belongs to the engine crate, so cargo gives this package no `CARGO_BIN_EXE_sable`, and a

@@ -1,0 +1,186 @@
+//! How a run names its files. Every file a `match`, `sprt` or `spsa` run writes sits beside its
+//! results file and is named after it, so two runs with two results files never touch each
+//! other's files:
+//!
+//! | file | name | example |
+//! |---|---|---|
+//! | results (summary, resume file) | `--results`, else [`default_results`] | `sprt-dev-vs-base-2026-11-25.json` |
+//! | journal (one line per game) | results + `.games.jsonl` | `sprt-dev-vs-base-2026-11-25.json.games.jsonl` |
+//! | lock (while the run lives) | results + `.lock` | `sprt-dev-vs-base-2026-11-25.json.lock` |
+//! | chart | stem + `.svg` | `sprt-dev-vs-base-2026-11-25.svg` |
+//! | PGN (`--pgnout` without a file) | stem + `.pgn` | `sprt-dev-vs-base-2026-11-25.pgn` |
+//! | failure cases | stem + `.failures/` | `sprt-dev-vs-base-2026-11-25.failures/` |
+//!
+//! The journal and the lock add to the whole name (not the stem) so that `r.json` and `r.csv`
+//! never share them; the rest replace the extension, as a user would name them by hand.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+/// The default results file of a run: its kind, its engines and the day (UTC), e.g.
+/// `sprt-dev-vs-base-2026-11-25.json`, so that runs of different engines (or of other days)
+/// never collide. More than three engines are named by the first two and a count.
+pub fn default_results(kind: &str, engines: &[String], date: &str, ext: &str) -> PathBuf {
+    let slugs: Vec<String> = engines.iter().map(|e| slug(e)).collect();
+    let who = if slugs.len() > 3 {
+        format!("{}-vs-{}-and-{}-more", slugs[0], slugs[1], slugs.len() - 2)
+    } else {
+        slugs.join("-vs-")
+    };
+    let mut name = kind.to_owned();
+    if !who.is_empty() {
+        name.push('-');
+        name.push_str(&who);
+    }
+    PathBuf::from(format!("{name}-{date}.{ext}"))
+}
+
+/// The first of `path`, `stem-2.ext`, `stem-3.ext`, ... that no run has used (no results file,
+/// journal or lock), and whether it differs from `path`. Only default names are numbered: a
+/// name the user gave is refused when taken, never changed.
+pub fn first_free(path: &Path) -> (PathBuf, bool) {
+    if !is_taken(path) {
+        return (path.to_owned(), false);
+    }
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let ext = path.extension().map(|e| e.to_string_lossy().into_owned());
+    for n in 2.. {
+        let name = match &ext {
+            Some(ext) => format!("{stem}-{n}.{ext}"),
+            None => format!("{stem}-{n}"),
+        };
+        let candidate = path.with_file_name(name);
+        if !is_taken(&candidate) {
+            return (candidate, true);
+        }
+    }
+    unreachable!("some number is free")
+}
+
+/// Whether a run has used `results`: the file, its journal or its lock exists.
+pub fn is_taken(results: &Path) -> bool {
+    results.exists() || journal(results).exists() || lock(results).exists()
+}
+
+/// Today's date (UTC) as `2026-11-25`.
+pub fn today() -> String {
+    crate::report::dates::utc_timestamp(std::time::SystemTime::now())[..10].to_owned()
+}
+
+/// The journal of a results file: `match.json` → `match.json.games.jsonl`.
+pub fn journal(results: &Path) -> PathBuf {
+    with_suffix(results, ".games.jsonl")
+}
+
+/// The lock file of a results file: `match.json` → `match.json.lock`.
+pub fn lock(results: &Path) -> PathBuf {
+    with_suffix(results, ".lock")
+}
+
+/// A file of the run beside its results, with the results' stem and extension `ext`:
+/// `runs/a.json` → `runs/a.svg`. Never the results file itself (`a.svg` → `a.svg.svg`).
+pub fn sibling(results: &Path, ext: &str) -> PathBuf {
+    let path = results.with_extension(ext);
+    if path == results {
+        return with_suffix(results, &format!(".{ext}"));
+    }
+    path
+}
+
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut name: OsString = path.as_os_str().to_owned();
+    name.push(suffix);
+    name.into()
+}
+
+/// An engine name as a file-name part: letters, digits, `.`, `_`, `+` and `-` kept, anything
+/// else (spaces, slashes) becomes `_`; a name of dots only becomes `engine`.
+fn slug(name: &str) -> String {
+    let s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._+-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    match s.trim_matches('.') {
+        "" => "engine".to_owned(),
+        s => s.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn default_names_carry_kind_engines_and_date() {
+        let d = "2026-11-25";
+        assert_eq!(
+            default_results("sprt", &names("dev base"), d, "json"),
+            Path::new("sprt-dev-vs-base-2026-11-25.json")
+        );
+        assert_eq!(
+            default_results("match", &names("sable glaurung"), d, "json"),
+            Path::new("match-sable-vs-glaurung-2026-11-25.json")
+        );
+        assert_eq!(
+            default_results("match", &names("a b c d e"), d, "json"),
+            Path::new("match-a-vs-b-and-3-more-2026-11-25.json")
+        );
+        assert_eq!(
+            default_results("spsa", &names("sable-tune"), d, "csv"),
+            Path::new("spsa-sable-tune-2026-11-25.csv")
+        );
+        // Names are made safe for a file name.
+        assert_eq!(
+            default_results("match", &["Stockfish 15/x".into(), "..".into()], d, "json"),
+            Path::new("match-Stockfish_15_x-vs-engine-2026-11-25.json")
+        );
+        assert_eq!(today().len(), 10);
+        assert_eq!(&today()[4..5], "-");
+    }
+
+    #[test]
+    fn every_file_of_a_run_is_named_after_its_results() {
+        let r = Path::new("runs/sprt-tuned.json");
+        assert_eq!(journal(r), Path::new("runs/sprt-tuned.json.games.jsonl"));
+        assert_eq!(lock(r), Path::new("runs/sprt-tuned.json.lock"));
+        assert_eq!(sibling(r, "svg"), Path::new("runs/sprt-tuned.svg"));
+        assert_eq!(sibling(r, "pgn"), Path::new("runs/sprt-tuned.pgn"));
+        assert_eq!(sibling(Path::new("x"), "svg"), Path::new("x.svg"));
+        assert_eq!(sibling(Path::new("x.svg"), "svg"), Path::new("x.svg.svg"));
+    }
+
+    #[test]
+    fn a_taken_default_name_is_numbered() {
+        let dir = crate::test_dir("naming");
+        std::fs::remove_dir_all(&dir).ok();
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("match-a-vs-b-2026-11-25.json");
+        assert_eq!(first_free(&path), (path.clone(), false));
+        std::fs::write(&path, "{}").unwrap();
+        let second = dir.join("match-a-vs-b-2026-11-25-2.json");
+        assert_eq!(first_free(&path), (second.clone(), true));
+        // A run that has only started (its lock or journal exists) counts as taken too.
+        std::fs::write(lock(&second), "").unwrap();
+        let third = dir.join("match-a-vs-b-2026-11-25-3.json");
+        assert_eq!(first_free(&path), (third.clone(), true));
+        std::fs::write(journal(&third), "").unwrap();
+        assert_eq!(
+            first_free(&path).0,
+            dir.join("match-a-vs-b-2026-11-25-4.json")
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
