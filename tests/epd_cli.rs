@@ -135,7 +135,7 @@ fn baseline_regression_sets_exit_code_1_within_tolerance_0() {
 }
 
 #[test]
-fn malformed_line_stops_with_file_and_line_or_is_skipped() {
+fn unreadable_lines_are_skipped_by_default_and_stop_a_strict_run() {
     let dir = temp_dir("bad");
     let suite = dir.join("bad.epd");
     std::fs::write(
@@ -145,22 +145,59 @@ fn malformed_line_stops_with_file_and_line_or_is_skipped() {
     .unwrap();
     let engine = faulty("");
     let s = suite.to_str().unwrap();
+    // By default: a warning naming file, line and cause, the run goes on, the count at the end
+    // points at --strict.
     let o = harness(&[s, "--engine", &engine, "--nodes", "1"]);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2));
+    let (out, err) = (stdout(&o), String::from_utf8_lossy(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{out}{err}");
     assert!(
-        err.contains("bad.epd:7: bm operation: 'Ka7': illegal san"),
+        err.contains("warning: skipped ") && err.contains("bad.epd:7: bm operation: 'Ka7'"),
         "{err}"
     );
-    let o = harness(&[s, "--engine", &engine, "--nodes", "1", "--skip-bad"]);
-    let out = stdout(&o);
-    assert_eq!(o.status.code(), Some(0), "{out}");
     assert!(
-        out.contains("Skipped 1 malformed lines") && solved(&out, "bad") == (6, 6),
+        out.contains("Skipped 1 unreadable lines") && out.contains("--strict"),
         "{out}"
     );
+    assert_eq!(solved(&out, "bad"), (6, 6), "{out}");
+    // --strict: exit 2 at the first such line, and the message names the default.
+    let o = harness(&[s, "--engine", &engine, "--nodes", "1", "--strict"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("bad.epd:7: bm operation: 'Ka7': illegal san")
+            && err.contains("without it such lines are skipped"),
+        "{err}"
+    );
+    assert!(
+        !stdout(&o).contains("Total"),
+        "no engine ran: {}",
+        stdout(&o)
+    );
     // An engine that cannot start is an error, not a run of failures.
-    let o = harness(&[s, "--engine", "/nonexistent/engine", "--skip-bad"]);
+    let o = harness(&[s, "--engine", "/nonexistent/engine"]);
     assert_eq!(o.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_missing_baseline_is_reported_before_any_engine_starts() {
+    let dir = temp_dir("nobase");
+    let suite = dir.join("forced.epd");
+    std::fs::write(&suite, FORCED).unwrap();
+    let missing = dir.join("old.csv");
+    // The engine cannot start either: the baseline's error coming first shows the order.
+    let o = harness(&[
+        suite.to_str().unwrap(),
+        "--engine",
+        "/nonexistent/engine",
+        "--baseline",
+        missing.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--baseline") && err.contains("old.csv") && !err.contains("nonexistent"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -2,7 +2,10 @@
 //! are `#[ignore]`d and run with --include-ignored) and our own `sable` (always run).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use common::sable_binary;
+use std::process::{Command, Output};
 
 const STOCKFISH: &str = "/usr/games/stockfish";
 
@@ -102,33 +105,52 @@ fn stockfish_suite_gen_finds_the_back_rank_mate() {
     std::fs::remove_file(out).unwrap();
 }
 
-/// The `sable` binary of this checkout, built now in release.
-///
-/// It belongs to the engine crate, so cargo gives this package no `CARGO_BIN_EXE_sable`, and a
-/// `target/release/sable` found lying around may be stale (built before the last edit, or by
-/// another checkout sharing the target dir). So we ask cargo (`$CARGO`, the one running these
-/// tests) to build it: a no-op when it is up to date, as after `cargo test --release`, which
-/// builds it with the workspace. Cargo's JSON messages name the executable it produced, so the
-/// path is right whatever the target dir (`CARGO_TARGET_DIR`, `--target-dir`, a config file).
-fn sable_binary() -> PathBuf {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| env!("CARGO").into());
-    let out = Command::new(cargo)
-        .args(["build", "--release", "-p", "sable", "--bin", "sable"])
-        .arg("--message-format=json-render-diagnostics")
-        .current_dir(root())
-        .stderr(Stdio::inherit())
-        .output()
-        .expect("run cargo");
+/// suite-gen `--player`: a position where the player made Stockfish's best move is dropped and
+/// counted; one where it missed a mate (scored with `go searchmoves`) is kept, its move noted.
+#[test]
+#[ignore = "needs /usr/games/stockfish"]
+fn stockfish_suite_gen_keeps_only_the_players_mistakes() {
+    let pgn = temp("mistakes.pgn");
+    let out = temp("mistakes.epd");
+    let game = |fen: &str, moves: &str| {
+        format!(
+            "[White \"sable\"]\n[Black \"other\"]\n[FEN \"{fen}\"]\n[SetUp \"1\"]\n\n{moves} *\n\n"
+        )
+    };
+    let games = game("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "1. Ra8#")
+        + &game("6k1/5ppp/8/8/8/8/5PPP/1R4K1 w - - 0 1", "1. Kf1 h6");
+    std::fs::write(&pgn, games).unwrap();
+    let o = harness(&[
+        "suite-gen",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--oracle",
+        STOCKFISH,
+        "--depth",
+        "8",
+        "--skip-plies",
+        "0",
+        "--player",
+        "sable",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}");
+    let epd = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(epd.lines().count(), 1, "{epd}\n{t}");
     assert!(
-        out.status.success(),
-        "cargo build --release -p sable failed"
+        epd.starts_with("6k1/5ppp/8/8/8/8/5PPP/1R4K1 w - - bm Rb8#; dm 1;")
+            && epd.contains("c2 \"played Kf1 "),
+        "{epd}"
     );
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
-        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "sable")
-        .find_map(|m| m["executable"].as_str().map(PathBuf::from))
-        .expect("cargo named no sable executable")
+    assert!(t.contains("wrote 1 positions"), "{t}");
+    assert!(
+        t.contains("1: the player made the oracle's best move"),
+        "{t}"
+    );
+    std::fs::remove_file(pgn).unwrap();
+    std::fs::remove_file(out).unwrap();
 }
 
 /// Our engine solves every mate in 1 and 2 of `suites/mates.epd` at a modest node limit.

@@ -173,3 +173,58 @@ fn init_from_a_weights_file_starts_where_that_run_ended() {
     assert!(!o.status.success());
     assert!(err.contains("missing.json"), "{err}");
 }
+
+#[test]
+fn no_output_overwrites_the_init_file_unless_told() {
+    let dir = temp_dir("overwrite-init");
+    let init = dir.join("tuned.json");
+    let o = tune(&[
+        &sample(),
+        "--init",
+        "material",
+        "--epochs",
+        "0",
+        "--out",
+        init.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let before = std::fs::read(&init).unwrap();
+    let rust = dir.join("defaults.rs");
+    // `--init tuned.json` with the default `-o tuned.json`, run where that file is, and
+    // `--emit-rust` pointed at the input: both refused before any work, the input untouched.
+    for extra in [vec![], vec!["--emit-rust", init.to_str().unwrap()]] {
+        let mut args = vec![sample(), "--init".into(), "tuned.json".into()];
+        args.extend(["--epochs", "3", "--lr", "50"].map(String::from));
+        if !extra.is_empty() {
+            args.extend(["-o".to_string(), "other.json".to_string()]);
+        }
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let o = Command::new(env!("CARGO_BIN_EXE_harness"))
+            .arg("tune")
+            .args(&args)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("is the --init weights file") && err.contains("--overwrite-init"),
+            "{err}"
+        );
+        assert!(!err.contains("training"), "refused before loading: {err}");
+        assert_eq!(std::fs::read(&init).unwrap(), before);
+    }
+    // Told to: the input is replaced (three big steps change the weights), and the Rust source
+    // of those same weights is written.
+    let o = Command::new(env!("CARGO_BIN_EXE_harness"))
+        .args(["tune", &sample(), "--init", "tuned.json", "--epochs", "3"])
+        .args(["--lr", "50", "--last", "--overwrite-init", "--emit-rust"])
+        .arg(&rust)
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_ne!(std::fs::read(&init).unwrap(), before);
+    assert!(std::fs::read_to_string(&rust).unwrap().contains("S::new("));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

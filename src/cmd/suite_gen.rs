@@ -4,8 +4,8 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use crate::suites::epd_gen::{
-    analyse_all, collect_positions, epd_line, keep, random_playout_positions, verify_mate,
-    CollectOptions, Selection,
+    analyse_all, collect_positions, epd_line, judge, random_playout_positions, verify_mate,
+    CollectOptions, Dropped, Selection,
 };
 use crate::suites::epd_run::Limit;
 use crate::uci::engine_spec;
@@ -42,8 +42,10 @@ pub struct Args {
     #[arg(long)]
     pub nodes: Option<u64>,
     /// Keep a position when its best move beats the second by at least this many centipawns
-    /// (a forced mate beats any centipawn score).
-    #[arg(long, default_value_t = 150)]
+    /// (a forced mate beats any centipawn score); with --player, also the move that player made
+    /// (scored by the oracle with `go searchmoves MOVE`): a position where it played the best
+    /// move, or one within the margin, is dropped.
+    #[arg(long, default_value_t = 150, value_name = "CP")]
     pub margin: i64,
     /// Skip positions whose second-best line already scores this much or more (nothing to find).
     #[arg(long, default_value_t = 200)]
@@ -58,8 +60,10 @@ pub struct Args {
     /// Skip this many plies at the start of each game (the opening).
     #[arg(long, default_value_t = 8)]
     pub skip_plies: usize,
-    /// Only positions where this player (substring of the White/Black tag) is to move, e.g. your
-    /// engine's name to test it on its own games. Default: both sides.
+    /// Only positions where this player (substring of the White/Black tag) is to move and made a
+    /// move the oracle finds worse than its best by --margin: a suite of that engine's own
+    /// mistakes. Needs an oracle that supports `go searchmoves` (Stockfish does). Default: both
+    /// sides, no check of the moves played.
     #[arg(long)]
     pub player: Option<String>,
     /// With --mates-only: keep at most this many mates of each length. Default: no limit.
@@ -116,12 +120,14 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     );
     let (mut written, mut failed, mut unverified) = (0, 0, 0);
     let mut per_mate = std::collections::HashMap::<u32, usize>::new();
+    let mut dropped = std::collections::BTreeMap::<Dropped, usize>::new();
     for (c, a) in candidates.iter().zip(&analyses) {
         let Some(a) = a else {
             failed += 1;
             continue;
         };
-        if !keep(c, a, &selection) {
+        if let Err(why) = judge(c, a, &selection) {
+            *dropped.entry(why).or_default() += 1;
             continue;
         }
         let verified = if args.mates_only.is_some() {
@@ -154,5 +160,14 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         "wrote {written} positions to {} ({failed} not analysed, {unverified} mates not verified)",
         args.out.display()
     );
+    for (why, n) in &dropped {
+        eprintln!(
+            "dropped {n:>6}: {}",
+            why.describe(args.margin, args.max_second)
+        );
+    }
+    if dropped.contains_key(&Dropped::PlayedUnscored) {
+        eprintln!("warning: the oracle does not restrict its search to `searchmoves`; --player needs one that does");
+    }
     Ok(0)
 }

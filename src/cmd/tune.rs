@@ -109,6 +109,10 @@ pub struct Args {
     /// Also write the weights as Rust source of the engine's compiled-in defaults.
     #[arg(long)]
     pub emit_rust: Option<PathBuf>,
+    /// Allow an output (`--out`, `--emit-rust`, `--curve`, `--checkpoint`) to be the `--init`
+    /// weights file itself; without it such a run stops before it starts.
+    #[arg(long)]
+    pub overwrite_init: bool,
     /// Print the tuned tables (PSTs in the 8x8 layout, rank 8 on top).
     #[arg(long)]
     pub tables: bool,
@@ -261,6 +265,7 @@ fn frozen_mask(groups: &[String]) -> anyhow::Result<Vec<bool>> {
 
 /// Runs the subcommand; returns the process exit code.
 pub fn run(args: Args) -> anyhow::Result<i32> {
+    guard_init(&args)?;
     if args.threads > 0 {
         rayon::ThreadPoolBuilder::new()
             .num_threads(args.threads)
@@ -344,6 +349,42 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         threads,
     };
     finish(&args, &train, &valid, &done, timing)
+}
+
+/// Refuses a run whose outputs include its own `--init` weights file (the default `-o
+/// tuned.json` after `--init tuned.json`, say), unless `--overwrite-init`: the tuning's input
+/// would be lost the moment the run ends, and a run to compare with could not be repeated.
+fn guard_init(args: &Args) -> anyhow::Result<()> {
+    let Init::File(init) = &args.init else {
+        return Ok(());
+    };
+    if args.overwrite_init {
+        return Ok(());
+    }
+    let curve_csv = args.curve.as_ref().map(|c| c.with_extension("csv"));
+    let outputs = [
+        ("-o/--out", Some(&args.out)),
+        ("--emit-rust", args.emit_rust.as_ref()),
+        ("--curve", args.curve.as_ref()),
+        ("--curve (its CSV)", curve_csv.as_ref()),
+        ("--checkpoint", args.checkpoint.as_ref()),
+    ];
+    // Same file when both resolve to one path; an output that does not exist yet cannot be it.
+    let same = |p: &std::path::Path| match (init.canonicalize(), p.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    for (flag, path) in outputs {
+        if let Some(path) = path.filter(|p| same(p)) {
+            anyhow::bail!(
+                "{flag} {} is the --init weights file: the run would overwrite its own input. \
+                 Write elsewhere (e.g. -o tuned2.json; -o defaults to tuned.json), or pass \
+                 --overwrite-init to replace it",
+                path.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Fits K on the training set at the engine's current weights, and says so.

@@ -26,6 +26,9 @@ pub struct Candidate {
     pub position: Chess,
     /// The move just played, to recognise plain recaptures.
     pub last_move: Option<Move>,
+    /// The move the `--player` made here in the game (`None` without a player), to be scored
+    /// against the oracle's best.
+    pub played: Option<Move>,
     /// Where it came from (`game N ply M`).
     pub origin: String,
 }
@@ -73,6 +76,7 @@ pub fn collect_positions(path: &Path, opts: &CollectOptions) -> anyhow::Result<V
                     out.push(Candidate {
                         position: position.clone(),
                         last_move,
+                        played: keep.map(|_| m.mv),
                         origin: format!("game {number} ply {ply}"),
                     });
                 }
@@ -110,6 +114,7 @@ pub fn random_playout_positions(
                     out.push(Candidate {
                         position: pos.clone(),
                         last_move: last,
+                        played: None,
                         origin: format!("playout {game} ply {ply}"),
                     });
                 }
@@ -131,6 +136,10 @@ pub struct Analysis {
     pub second: Option<(Move, Score)>,
     /// The depth of the analysis.
     pub depth: u32,
+    /// The candidate's played move and the oracle's score of it (its best line's score when it
+    /// is the best move, else from `go searchmoves MOVE`); the score is `None` when the oracle
+    /// ignored `searchmoves` and answered another move. `None` without a played move.
+    pub played: Option<(Move, Option<Score>)>,
 }
 
 /// A score on one scale for comparing lines: mates beyond any centipawn value.
@@ -155,37 +164,108 @@ pub struct Selection {
     pub mates_only: Option<u32>,
 }
 
+/// Why a candidate was not written: one reason each, counted and printed by `suite-gen`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Dropped {
+    /// One legal move: nothing to find.
+    SingleMove,
+    /// With `mates_only`: no unique forced mate short enough.
+    NoUniqueMate,
+    /// The best move plainly recaptures on the square just captured on.
+    Recapture,
+    /// The best move does not beat the second by the margin.
+    NarrowMargin,
+    /// The second line already wins: nothing to find.
+    SecondWins,
+    /// The player made the oracle's best move: no mistake.
+    PlayedBest,
+    /// The player's move scores within the margin of the best.
+    PlayedWithinMargin,
+    /// The oracle ignored `searchmoves`, so the player's move has no score.
+    PlayedUnscored,
+}
+
+impl Dropped {
+    /// The reason in words, as printed.
+    pub fn describe(self, margin: i64, max_second: i64) -> String {
+        match self {
+            Dropped::SingleMove => "a single legal move".into(),
+            Dropped::NoUniqueMate => "no unique forced mate within --mates-only".into(),
+            Dropped::Recapture => "a plain recapture (--keep-recaptures keeps them)".into(),
+            Dropped::NarrowMargin => {
+                format!("best move not {margin} cp (--margin) better than the second")
+            }
+            Dropped::SecondWins => format!("second line already {max_second} cp (--max-second)"),
+            Dropped::PlayedBest => "the player made the oracle's best move".into(),
+            Dropped::PlayedWithinMargin => {
+                format!("the player's move within {margin} cp (--margin) of the best")
+            }
+            Dropped::PlayedUnscored => {
+                "the oracle ignored `go searchmoves` (the player's move is unscored; Stockfish \
+                 supports it)"
+                    .into()
+            }
+        }
+    }
+}
+
 /// Whether a candidate with this analysis makes a good test position.
 pub fn keep(c: &Candidate, a: &Analysis, sel: &Selection) -> bool {
+    judge(c, a, sel).is_ok()
+}
+
+/// Judges a candidate: `Ok` to write it, else the first reason to drop it. The best move must
+/// beat the second by the margin, and, where the candidate has a player's move, that move too:
+/// a suite of the player's mistakes holds only positions where its move was the worse by the
+/// margin in the oracle's eyes.
+pub fn judge(c: &Candidate, a: &Analysis, sel: &Selection) -> Result<(), Dropped> {
     let Some((_, second)) = a.second else {
-        return false; // A single legal move tests nothing.
+        return Err(Dropped::SingleMove); // A single legal move tests nothing.
     };
     let (best_move, best) = a.best;
     if let Some(max) = sel.mates_only {
         let unique_mate = matches!(best, Score::Mate(n) if n > 0 && n as u32 <= max)
             && !matches!(second, Score::Mate(n) if n > 0);
-        return unique_mate;
+        return if unique_mate {
+            Ok(())
+        } else {
+            Err(Dropped::NoUniqueMate)
+        };
     }
     let recapture = c.last_move.is_some_and(|last| {
         last.is_capture() && best_move.is_capture() && best_move.to() == last.to()
     });
     if recapture && !sel.keep_recaptures {
-        return false;
+        return Err(Dropped::Recapture);
     }
     // The only forced mate is a test even when the side is winning anyway.
     let only_mate =
         matches!(best, Score::Mate(n) if n > 0) && !matches!(second, Score::Mate(n) if n > 0);
     let (b, s) = (comparable(best), comparable(second));
-    only_mate || (b - s >= sel.margin && s <= sel.max_second)
+    if !only_mate && b - s < sel.margin {
+        return Err(Dropped::NarrowMargin);
+    }
+    if !only_mate && s > sel.max_second {
+        return Err(Dropped::SecondWins);
+    }
+    match a.played {
+        None => Ok(()),
+        Some((m, _)) if m == best_move => Err(Dropped::PlayedBest),
+        Some((_, None)) => Err(Dropped::PlayedUnscored),
+        Some((_, Some(p))) if b - comparable(p) < sel.margin => Err(Dropped::PlayedWithinMargin),
+        Some(_) => Ok(()),
+    }
 }
 
-/// Analyses `pos` with MultiPV 2 on an engine that has `MultiPV` set to 2.
+/// Analyses a candidate with MultiPV 2 on an engine that has `MultiPV` set to 2; a played move
+/// other than the best is then scored by a second search restricted to it (`go searchmoves`).
 pub fn analyse(
     engine: &mut Engine,
-    pos: &Chess,
+    c: &Candidate,
     limit: Limit,
     timeout: Duration,
 ) -> anyhow::Result<Analysis> {
+    let pos = &c.position;
     let fen = Fen::from_position(pos, EnPassantMode::Legal).to_string();
     engine.new_game()?;
     engine.is_ready(Duration::from_secs(10))?;
@@ -222,11 +302,41 @@ pub fn analyse(
         Some((uci, score, _)) => Some((to_move(uci)?, *score)),
         None => None,
     };
+    let played = match c.played {
+        None => None,
+        Some(m) if m == best => Some((m, Some(best_score))),
+        Some(m) => Some((m, score_move(engine, pos, m, limit, timeout)?)),
+    };
     Ok(Analysis {
         best: (best, best_score),
         second: second.filter(|(m, _)| *m != best),
         depth,
+        played,
     })
+}
+
+/// The oracle's score of one move (`go searchmoves MOVE` with the same limit), from its last
+/// exact main line; `None` when its `bestmove` is another move (it ignores `searchmoves`).
+fn score_move(
+    engine: &mut Engine,
+    pos: &Chess,
+    mv: Move,
+    limit: Limit,
+    timeout: Duration,
+) -> anyhow::Result<Option<Score>> {
+    let uci = UciMove::from_move(mv, pos.castles().mode());
+    let params = crate::uci::GoParams {
+        searchmove: Some(uci),
+        ..limit.go_params()
+    };
+    let mut score = None;
+    let result = engine.go(&params, timeout, |info: &Info| {
+        if info.bound.is_none() && info.multipv.unwrap_or(1) == 1 && !info.pv.is_empty() {
+            score = info.score.or(score);
+        }
+    })?;
+    let answered = result.best.mv.unwrap_or_default();
+    Ok(score.filter(|_| answered == uci.to_string()))
 }
 
 /// One selected position as an EPD line: `bm`, `ce` or `dm`, `acd`, `id`, and the second line.
@@ -241,6 +351,9 @@ pub fn epd_line(c: &Candidate, a: &Analysis, id: &str, verified_mate: Option<u32
         _ => {}
     }
     line.push_str(&format!(" acd {}; id \"{id}\";", a.depth));
+    if let Some((m, Some(s))) = a.played {
+        line.push_str(&format!(" c2 \"played {} {s}\";", san(&c.position, &m)));
+    }
     if let Some((m, s)) = a.second {
         line.push_str(&format!(
             " c1 \"second {} {s}; {}\";",
@@ -302,7 +415,7 @@ pub fn analyse_all(
                         }
                     }
                     let e = engine.as_mut().expect("started");
-                    let a = analyse(e, &c.position, limit, timeout);
+                    let a = analyse(e, c, limit, timeout);
                     if a.is_err() {
                         engine = None; // Restart after a crash or hang; the position is lost.
                     }

@@ -57,6 +57,11 @@ fn collects_mainline_positions_with_fen_tags_and_player_filter() {
     assert!(sable[1]
         .last_move
         .is_some_and(|m| san(&all[1].position, &m) == "e5"));
+    // With a player, each position carries the move that player made there (to be scored).
+    assert!(sable[1]
+        .played
+        .is_some_and(|m| san(&sable[1].position, &m) == "Nf3"));
+    assert!(all.iter().all(|c| c.played.is_none()));
     std::fs::remove_file(path).unwrap();
 }
 
@@ -95,6 +100,7 @@ fn candidate(fen: &str, last: Option<&str>) -> Candidate {
     Candidate {
         position,
         last_move,
+        played: None,
         origin: "game 1 ply 9".into(),
     }
 }
@@ -120,6 +126,7 @@ fn selection_by_margin_second_line_recapture_and_mates() {
         best: (mv(&c, "a1a8"), best),
         second: second.map(|s| (mv(&c, "g1f1"), s)),
         depth: 9,
+        played: None,
     };
     assert!(keep(&c, &a(Score::Cp(300), Some(Score::Cp(100))), &SEL));
     assert!(
@@ -166,8 +173,45 @@ fn selection_by_margin_second_line_recapture_and_mates() {
         best: (mv(&r, "e2e4"), Score::Cp(400)),
         second: Some((mv(&r, "e1d2"), Score::Cp(0))),
         depth: 5,
+        played: None,
     };
     assert!(keep(&r, &ra, &SEL), "e4 does not recapture");
+}
+
+#[test]
+fn the_players_move_must_be_worse_than_the_best_by_the_margin() {
+    let c = candidate("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", None);
+    let a = |played: &str, score: Option<Score>| Analysis {
+        best: (mv(&c, "a1a8"), Score::Cp(300)),
+        second: Some((mv(&c, "g1f1"), Score::Cp(100))),
+        depth: 9,
+        played: Some((mv(&c, played), score)),
+    };
+    // The best line clears the margin over the second in every case: only the played move decides.
+    assert_eq!(
+        judge(&c, &a("a1a8", Some(Score::Cp(300))), &SEL),
+        Err(Dropped::PlayedBest)
+    );
+    assert_eq!(
+        judge(&c, &a("h2h3", Some(Score::Cp(200))), &SEL),
+        Err(Dropped::PlayedWithinMargin),
+        "100 cp worse < 150"
+    );
+    assert_eq!(judge(&c, &a("h2h3", Some(Score::Cp(150))), &SEL), Ok(()));
+    assert_eq!(judge(&c, &a("h2h3", Some(Score::Mate(-3))), &SEL), Ok(()));
+    assert_eq!(
+        judge(&c, &a("h2h3", None), &SEL),
+        Err(Dropped::PlayedUnscored)
+    );
+    let mut played = a("h2h3", Some(Score::Cp(-500)));
+    played.second = Some((mv(&c, "g1f1"), Score::Cp(250)));
+    assert_eq!(
+        judge(&c, &played, &SEL),
+        Err(Dropped::NarrowMargin),
+        "the best must still beat the second"
+    );
+    let line = epd_line(&c, &a("h2h3", Some(Score::Cp(-20))), "t.1", None);
+    assert!(line.contains(" c2 \"played h3 -0.20\";"), "{line}");
 }
 
 #[test]
@@ -178,6 +222,7 @@ fn recapture_is_recognised() {
         best: (mv(&c, "d7e6"), Score::Cp(0)),
         second: Some((mv(&c, "e8f8"), Score::Cp(-200))),
         depth: 5,
+        played: None,
     };
     assert!(!keep(&c, &a, &SEL));
     assert!(keep(
@@ -197,6 +242,7 @@ fn epd_output_parses_back_with_bm_and_dm() {
         best: (mv(&c, "a1a8"), Score::Mate(1)),
         second: Some((mv(&c, "g1f1"), Score::Cp(0))),
         depth: 7,
+        played: None,
     };
     let verified = verify_mate(&c, &a);
     assert_eq!(verified, Some(1));

@@ -153,7 +153,11 @@ pub fn summary(report: &EpdReport) -> String {
         );
     }
     if report.skipped_lines > 0 {
-        let _ = writeln!(out, "Skipped {} malformed lines", report.skipped_lines);
+        let _ = writeln!(
+            out,
+            "Skipped {} unreadable lines (each named in a warning above); --strict makes them an error",
+            report.skipped_lines
+        );
     }
     out
 }

@@ -115,6 +115,8 @@ pub struct GoParams {
     pub depth: Option<u32>,
     /// Search until `stop`.
     pub infinite: bool,
+    /// Search only this move (`searchmoves`): how a reference engine scores a given move.
+    pub searchmove: Option<shakmaty::uci::UciMove>,
 }
 
 impl GoParams {
@@ -137,6 +139,7 @@ impl GoParams {
         add("movetime", self.movetime.map(|v| v.to_string()));
         add("nodes", self.nodes.map(|v| v.to_string()));
         add("depth", self.depth.map(|v| v.to_string()));
+        add("searchmoves", self.searchmove.map(|m| m.to_string()));
         if self.infinite {
             s.push_str(" infinite");
         }

@@ -95,3 +95,32 @@ pub fn marked_engine(dir: &std::path::Path, name: &str, engine: &str) -> PathBuf
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
     script
 }
+
+/// The `sable` binary of this checkout, built now in release.
+///
+/// It belongs to the engine crate, so cargo gives this package no `CARGO_BIN_EXE_sable`, and a
+/// `target/release/sable` found lying around may be stale (built before the last edit, or by
+/// another checkout sharing the target dir). So we ask cargo (`$CARGO`, the one running these
+/// tests) to build it: a no-op when it is up to date, as after `cargo test --release`, which
+/// builds it with the workspace. Cargo's JSON messages name the executable it produced, so the
+/// path is right whatever the target dir (`CARGO_TARGET_DIR`, `--target-dir`, a config file).
+pub fn sable_binary() -> PathBuf {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| env!("CARGO").into());
+    let out = std::process::Command::new(cargo)
+        .args(["build", "--release", "-p", "sable", "--bin", "sable"])
+        .arg("--message-format=json-render-diagnostics")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .expect("run cargo");
+    assert!(
+        out.status.success(),
+        "cargo build --release -p sable failed"
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "sable")
+        .find_map(|m| m["executable"].as_str().map(PathBuf::from))
+        .expect("cargo named no sable executable")
+}
