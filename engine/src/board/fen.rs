@@ -1,7 +1,7 @@
 //! FEN in and out, with a typed error for every way a FEN can be wrong.
 
 use super::{castling, Board};
-use crate::movegen::attacks;
+use crate::attacks;
 use crate::types::{Bitboard, CastlingRights, Color, Piece, PieceType, Square};
 use std::fmt;
 

@@ -11,7 +11,7 @@ pub mod zobrist;
 pub use castling::CastlingSetup;
 pub use fen::FenError;
 
-use crate::movegen::attacks;
+use crate::attacks;
 use crate::types::{Bitboard, CastlingRights, Color, Move, Piece, PieceType, Square};
 use std::fmt;
 use std::str::FromStr;

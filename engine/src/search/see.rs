@@ -3,8 +3,8 @@
 //! (sliders behind the capturers join in) and absolute pins (a piece pinned to its king by a
 //! slider that is still on the board does not take part).
 
+use crate::attacks;
 use crate::board::Board;
-use crate::movegen::attacks;
 use crate::types::{Bitboard, Color, Move, PieceType, Square};
 
 /// Exchange values of the pieces, indexed by `PieceType::index()`.

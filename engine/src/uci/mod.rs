@@ -118,7 +118,7 @@ impl Uci {
     /// A fresh engine at the start position with default options.
     pub fn new() -> Uci {
         // Build the attack tables now, not inside the first timed search.
-        crate::movegen::init();
+        crate::attacks::init();
         let options = options::Options::default();
         let searcher = ThreadPool::new(options.hash_mb);
         let stop = searcher.stop_flag();
