@@ -6,6 +6,7 @@ mod castling;
 mod draw;
 mod fen;
 mod makemove;
+mod reachable;
 pub mod zobrist;
 
 pub use castling::CastlingSetup;
