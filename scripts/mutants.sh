@@ -32,7 +32,8 @@ run() { # group, package, file globs..., -- test filter args
     -o "mutants.out/$group" -- "$@")
   # cargo-mutants exits non-zero when a mutant survives; the summary says so, go on.
   local summary
-  summary=$({ "${cmd[@]}" 2>&1 || true; } | tail -1)
+  summary=$({ "${cmd[@]}" 2>&1 || true; } | grep -E 'mutants? tested' | tail -1)
+  summary=${summary:-"(no summary: the run stopped before its end; the lists below hold what finished)"}
   echo "$summary"
   record "$group" "$summary" "${cmd[@]}"
 }
