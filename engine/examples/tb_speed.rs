@@ -92,7 +92,7 @@ fn main() {
         std::process::exit(2);
     };
     let count: usize = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(50_000);
-    sable::movegen::init();
+    sable::attacks::init();
     let (tables, problems) = Tablebases::open(path);
     for p in &problems {
         eprintln!("{p}");

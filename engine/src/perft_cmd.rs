@@ -28,7 +28,7 @@ pub fn run(args: &[String]) -> i32 {
     } else {
         Board::startpos()
     };
-    movegen::init();
+    sable::attacks::init();
     let start = Instant::now();
     // Castling as king takes rook when the FEN has Chess960 castling rights.
     let chess960 = board.is_chess960();

@@ -18,7 +18,7 @@ pub fn run(args: &[String]) -> i32 {
         eprintln!("{USAGE}");
         return 2;
     };
-    sable::movegen::init();
+    sable::attacks::init();
     let (tables, problems) = Tablebases::open(path);
     for p in &problems {
         eprintln!("sable tbprobe: {p}");

@@ -1,5 +1,6 @@
 //! The `sable` binary over UCI: handshake, answers while searching, bad input, time limits.
 
+use sable::board::Board;
 use std::time::{Duration, Instant};
 
 mod common;
@@ -153,22 +154,18 @@ fn garbage_and_illegal_input_keep_the_engine_alive() {
     ] {
         e.send(bad);
     }
-    // The engine kept the legal prefix (after e2e4) and searched it with depth ignored...
+    // Each line was answered with an info string, and the last `position` was refused, so the
+    // `go` has no position to search.
     let lines = e.until("bestmove", LONG);
     assert!(
         lines
             .iter()
             .filter(|l| l.starts_with("info string"))
             .count()
-            >= 7,
+            >= 8,
         "{lines:?}"
     );
-    e.send("stop");
-    e.send("isready");
-    e.until("readyok", LONG);
-    // ... so Black is to move: the best move is a black move.
-    let mv = bestmove(&lines);
-    assert!(mv.as_bytes()[1] == b'7' || mv.as_bytes()[1] == b'8', "{mv}");
+    assert_eq!(bestmove(&lines), "0000");
     e.send("position startpos");
     e.send("go depth 3");
     let lines = e.until("bestmove", LONG);
@@ -349,4 +346,119 @@ fn chess960_castling_notation_with_the_option_on_and_off() {
     e.send(&format!("position fen {standard} moves e1g1"));
     let lines = e.until("info string illegal move 'e1g1'", LONG);
     assert!(!lines.is_empty());
+}
+
+/// Lines up to `bestmove` for `go depth 2` on the position set by `position`.
+fn answer(e: &mut Engine, position: &str) -> Vec<String> {
+    e.send(position);
+    e.send("go depth 2");
+    e.until("bestmove", LONG)
+}
+
+#[test]
+fn a_refused_position_is_answered_with_0000_and_the_reason_never_a_move() {
+    let mut e = started();
+    // Each refused `position` comes after an accepted one, whose move must not be given again.
+    for (position, reason) in [
+        (
+            "position fen 4k3/8/8/8/8/N7/PPPPPPPP/RNBQKBNR w KQ - 0 1",
+            "white has 17 pieces",
+        ),
+        (
+            "position fen 4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1",
+            "white has 9 pawns",
+        ),
+        (
+            "position fen 4k3/pppppppp/8/8/8/8/PPPPPPPP/QQQ1K3 w - - 0 1",
+            "but only 0 of its pawns are missing",
+        ),
+        (
+            "position fen 4k2P/8/8/8/8/8/8/4K3 w - - 0 1",
+            "pawns cannot stand on the first or last rank",
+        ),
+        (
+            "position fen 4k3/8/8/8/8/8/8/3KK3 w - - 0 1",
+            "must have exactly one king",
+        ),
+        (
+            "position fen 4k3/8/8/8/8/8/8/4R1K1 w - - 0 1",
+            "the side not to move is in check",
+        ),
+        (
+            "position fen k7/8/5n2/3p4/4K3/8/8/8 w - - 0 1",
+            "no last move could give this check",
+        ),
+        (
+            "position startpos moves e2e4 e7e5 e4e5",
+            "illegal move 'e4e5'",
+        ),
+        ("position fen", "'position fen' without a FEN"),
+    ] {
+        let before = answer(&mut e, "position startpos moves e2e4");
+        assert_ne!(bestmove(&before), "0000", "{before:?}");
+        e.send(position);
+        let refusal = e.until("info string", LONG);
+        let reason = reason.to_lowercase();
+        let said = refusal.last().unwrap().to_lowercase();
+        assert!(said.contains(&reason), "{position}: {said}");
+        assert!(said.contains("position refused"), "{said}");
+        e.send("go depth 2");
+        let lines = e.until("bestmove", LONG);
+        assert_eq!(bestmove(&lines), "0000", "{position}: {lines:?}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string no position to search")
+                    && l.to_lowercase().contains(&reason)),
+            "{position}: {lines:?}"
+        );
+        assert!(
+            !lines.iter().any(|l| l.starts_with("info depth")),
+            "{lines:?}"
+        );
+        // `d` says so too rather than showing the previous position.
+        e.send("d");
+        let shown = e.until("info string", LONG);
+        assert!(shown.last().unwrap().contains("no position"), "{shown:?}");
+    }
+    // An accepted position ends the refusal.
+    let after = answer(&mut e, "position startpos");
+    assert_ne!(bestmove(&after), "0000", "{after:?}");
+}
+
+#[test]
+fn go_on_an_accepted_position_always_answers_also_after_stop() {
+    let mut e = started();
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        // All 8 pawns promoted, both sides: the most pieces a move list and SEE ever meet.
+        "qqqqqqqk/6qq/8/8/8/8/6QQ/QQQQQQQK w - - 0 1",
+        "7k/8/8/8/8/8/QQ6/QQQQQQQK b - - 0 1",
+        // Checkmated and stalemated: nothing to play, still an answer.
+        "k7/1Q6/1K6/8/8/8/8/8 b - - 0 1",
+        "k7/8/1QK5/8/8/8/8/8 b - - 0 1",
+    ] {
+        e.send(&format!("position fen {fen}"));
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(50));
+        e.send("stop");
+        let lines = e.until("bestmove", LONG);
+        assert!(!bestmove(&lines).is_empty(), "{fen}: {lines:?}");
+        // `stop` at once, before the search has started properly.
+        e.send("go depth 30");
+        e.send("stop");
+        e.until("bestmove", LONG);
+        e.send("go nodes 20000");
+        let lines = e.until("bestmove", LONG);
+        let legal = Board::from_fen(fen).unwrap().legal_moves();
+        let mv = bestmove(&lines);
+        if legal.is_empty() {
+            assert_eq!(mv, "0000", "{fen}");
+        } else {
+            assert!(
+                legal.iter().any(|m| m.to_string() == mv),
+                "{fen}: {mv} is not legal"
+            );
+        }
+    }
 }

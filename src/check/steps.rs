@@ -5,7 +5,7 @@ use super::signature;
 use super::{run_step, Profile, StepOutcome, Verdict};
 use crate::suites::perft::{default_suite, run_with_progress, PerftCase, DEFAULT_MAX_DEPTH};
 use crate::suites::perft960::chess960_suite;
-use crate::suites::perft_referee::{cross_check, random_positions};
+use crate::suites::perft_referee::{cross_check, random_positions, CrossCheckFailure};
 use std::path::Path;
 
 /// The steps of the gate, in the order they run.
@@ -30,18 +30,33 @@ fn perft(profile: Profile) -> anyhow::Result<Verdict> {
         Profile::Standard => DEFAULT_MAX_DEPTH,
         Profile::Full => DEFAULT_MAX_DEPTH,
     };
-    perft_on(&default_suite()?, max_depth, profile)
+    perft_on(&default_suite()?, max_depth, profile, &shakmaty_referee)
 }
 
-/// The perft step on `cases` (the built-in suite, or a test's own).
-fn perft_on(cases: &[PerftCase], max_depth: u32, profile: Profile) -> anyhow::Result<Verdict> {
+/// Compares our perft counts on positions with an independent referee's; returns the positions
+/// where they differ.
+type Referee = dyn Fn(&[String]) -> anyhow::Result<Vec<CrossCheckFailure>>;
+
+/// The full profile's referee: shakmaty's perft at depths 1-3.
+fn shakmaty_referee(fens: &[String]) -> anyhow::Result<Vec<CrossCheckFailure>> {
+    cross_check(fens, 3, &|| {})
+}
+
+/// The perft step on `cases` (the built-in suite, or a test's own), with `referee` judging the
+/// full profile's random positions (shakmaty, or a test's stand-in).
+fn perft_on(
+    cases: &[PerftCase],
+    max_depth: u32,
+    profile: Profile,
+    referee: &Referee,
+) -> anyhow::Result<Verdict> {
     let (passed, mut summary, mut details) = run_perft_suite(cases, max_depth);
     if profile == Profile::Full {
         // The full gate also plays random games out of the suite positions and compares every
         // count at depths 1-3 with shakmaty, the independent referee.
         let seeds: Vec<String> = cases.iter().map(|c| c.fen.clone()).collect();
         let fens = random_positions(&seeds, FULL_RANDOM_POSITIONS, 1)?;
-        let failures = cross_check(&fens, 3, &|| {})?;
+        let failures = referee(&fens)?;
         summary.push_str(&format!(
             "; {} random positions vs shakmaty: {} mismatches",
             fens.len(),
@@ -170,7 +185,7 @@ mod tests {
                     rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 ;D1 20 ;D2 601
 ";
         let cases = parse_suite(text, "t.epd").unwrap();
-        let v = perft_on(&cases[..1], 3, Profile::Standard).unwrap();
+        let v = perft_on(&cases[..1], 3, Profile::Standard, &shakmaty_referee).unwrap();
         assert!(v.passed, "{v:?}");
         assert!(
             !v.summary.contains("shakmaty"),
@@ -182,12 +197,47 @@ mod tests {
             "{}",
             v.summary
         );
-        let v = perft_on(&cases, 3, Profile::Standard).unwrap();
+        let v = perft_on(&cases, 3, Profile::Standard, &shakmaty_referee).unwrap();
         assert!(!v.passed);
         assert!(v.summary.starts_with("1/2 positions"), "{}", v.summary);
         assert_eq!(v.details.len(), 1);
         assert!(
             v.details[0].contains("line 2") && v.details[0].contains("D2 expected 601, got 600"),
+            "{:?}",
+            v.details
+        );
+    }
+
+    #[test]
+    fn the_full_perft_step_fails_when_the_referee_disagrees() {
+        // A suite that passes: the start position to depth 2 (20, 400, published).
+        let text = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400\n";
+        let cases = parse_suite(text, "t.epd").unwrap();
+        let agrees = |_: &[String]| Ok(Vec::new());
+        let v = perft_on(&cases, 2, Profile::Full, &agrees).unwrap();
+        assert!(v.passed && v.details.is_empty(), "{v:?}");
+        assert!(
+            v.summary
+                .ends_with("; 2000 random positions vs shakmaty: 0 mismatches"),
+            "{}",
+            v.summary
+        );
+        // A referee that disagrees on the first random position: the suite still passes, the
+        // gate must not.
+        let disagrees = |fens: &[String]| {
+            Ok(vec![CrossCheckFailure {
+                fen: fens[0].clone(),
+                depth: 1,
+                ours: 20,
+                theirs: 21,
+            }])
+        };
+        let v = perft_on(&cases, 2, Profile::Full, &disagrees).unwrap();
+        assert!(!v.passed, "{v:?}");
+        assert!(v.summary.ends_with(": 1 mismatches"), "{}", v.summary);
+        assert_eq!(v.details.len(), 1);
+        assert!(
+            v.details[0].ends_with("D1: ours 20, shakmaty 21"),
             "{:?}",
             v.details
         );

@@ -178,7 +178,7 @@ fn print_diagnosis(fen: &str, depth: u32) -> anyhow::Result<()> {
 fn run_single(fen: &str, depth: u32) -> anyhow::Result<i32> {
     let board = Board::from_fen(fen).with_context(|| format!("bad FEN '{fen}'"))?;
     let pos = referee_position(fen)?;
-    sable::movegen::init();
+    sable::attacks::init();
     for d in 1..=depth {
         let t = Instant::now();
         let ours = parallel_perft(&board, d);

@@ -208,7 +208,7 @@ pub fn run_suite(
     max_depth: u32,
     on_done: &(dyn Fn(&CaseResult) + Sync),
 ) -> SuiteReport {
-    movegen::init();
+    sable::attacks::init();
     let start = Instant::now();
     let results: Vec<CaseResult> = cases
         .par_iter()

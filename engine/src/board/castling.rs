@@ -11,7 +11,7 @@
 //! what shields the king's destination along the back rank).
 
 use super::zobrist;
-use crate::movegen::attacks;
+use crate::attacks;
 use crate::types::{Bitboard, CastlingRights, Color, Square};
 
 /// Index of a right: 0 White king side, 1 White queen side, 2 Black king side, 3 Black queen

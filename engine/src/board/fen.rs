@@ -1,7 +1,8 @@
-//! FEN in and out, with a typed error for every way a FEN can be wrong.
+//! FEN in and out, with a typed error for every way a FEN can be wrong, including positions
+//! that are well formed but cannot arise in a game (`reachable.rs` holds those rules).
 
 use super::{castling, Board};
-use crate::movegen::attacks;
+use crate::attacks;
 use crate::types::{Bitboard, CastlingRights, Color, Piece, PieceType, Square};
 use std::fmt;
 
@@ -50,6 +51,32 @@ pub enum FenError {
     OpponentInCheck,
     /// The side to move is checked by more than two pieces, which no legal move can cause.
     TooManyCheckers(u32),
+    /// Checks that no last move could have given (the reason in words).
+    ImpossibleCheck(&'static str),
+    /// More than the 16 pieces a side starts with.
+    TooManyPieces {
+        /// The side.
+        color: Color,
+        /// How many pieces it has, king and pawns included.
+        count: u32,
+    },
+    /// More than 8 pawns on one side.
+    TooManyPawns {
+        /// The side.
+        color: Color,
+        /// How many pawns it has.
+        count: u32,
+    },
+    /// More pieces beyond the starting set (a second queen, a third rook, two bishops on one
+    /// square colour, ...) than the side has missing pawns to have promoted.
+    TooManyPromoted {
+        /// The side.
+        color: Color,
+        /// Pieces beyond the starting set, each of which must be a promoted pawn.
+        promoted: u32,
+        /// Pawns missing from the side's 8, the most it can have promoted.
+        missing_pawns: u32,
+    },
     /// The halfmove clock is not a non-negative number.
     BadHalfmoveClock(String),
     /// The fullmove number is not a non-negative number.
@@ -103,6 +130,23 @@ impl fmt::Display for FenError {
             FenError::TooManyCheckers(n) => {
                 write!(f, "the side to move is checked by {n} pieces; at most 2 is possible")
             }
+            FenError::ImpossibleCheck(why) => {
+                write!(f, "no last move could give this check: {why}")
+            }
+            FenError::TooManyPieces { color, count } => {
+                write!(f, "{color} has {count} pieces; a side has at most 16")
+            }
+            FenError::TooManyPawns { color, count } => {
+                write!(f, "{color} has {count} pawns; a side has at most 8")
+            }
+            FenError::TooManyPromoted {
+                color,
+                promoted,
+                missing_pawns,
+            } => write!(
+                f,
+                "{color} has {promoted} pieces beyond the starting set (a second queen, a third rook, knight or same-coloured bishop, ...), each a promoted pawn, but only {missing_pawns} of its pawns are missing"
+            ),
             FenError::BadHalfmoveClock(s) => {
                 write!(f, "halfmove clock must be a non-negative number, found '{s}'")
             }
@@ -143,16 +187,14 @@ impl Board {
             board.fullmove_number = n.max(1);
         }
         board.validate()?;
+        let us = board.side;
+        board.checkers =
+            board.attackers_to(board.king_square(us), board.occupied()) & board.by_color(!us);
+        board.check_checkers(ep)?;
         // Record the en passant square only if a pawn of the side to move can capture there.
         board.en_passant = ep.filter(|&sq| {
             (attacks::pawn(!board.side, sq) & board.pieces(board.side, PieceType::Pawn)).any()
         });
-        let us = board.side;
-        board.checkers =
-            board.attackers_to(board.king_square(us), board.occupied()) & board.by_color(!us);
-        if board.checkers.count() > 2 {
-            return Err(FenError::TooManyCheckers(board.checkers.count()));
-        }
         board.key = board.compute_key();
         board.pawn_key = board.compute_pawn_key();
         Ok(board)
@@ -329,6 +371,9 @@ impl Board {
         let back = (Bitboard::RANK_1 | Bitboard::RANK_8) & self.by_kind(PieceType::Pawn);
         if back.any() {
             return Err(FenError::PawnOnBackRank(back.lsb()));
+        }
+        for color in Color::ALL {
+            self.check_material(color)?;
         }
         let them = !self.side;
         if self.is_attacked_by(self.side, self.king_square(them), self.occupied()) {

@@ -1,7 +1,7 @@
 //! make / unmake (and null moves), keeping the Zobrist keys and the checkers set up to date.
 
 use super::{zobrist, Board, Undo};
-use crate::movegen::attacks;
+use crate::attacks;
 use crate::types::{Bitboard, CastlingRights, Color, Move, Piece, PieceType, Square};
 
 impl Board {

@@ -6,12 +6,13 @@ mod castling;
 mod draw;
 mod fen;
 mod makemove;
+mod reachable;
 pub mod zobrist;
 
 pub use castling::CastlingSetup;
 pub use fen::FenError;
 
-use crate::movegen::attacks;
+use crate::attacks;
 use crate::types::{Bitboard, CastlingRights, Color, Move, Piece, PieceType, Square};
 use std::fmt;
 use std::str::FromStr;

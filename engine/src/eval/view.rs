@@ -4,8 +4,8 @@
 //! the board's internals and lets it use cheap integer bit tricks; this is the only file that
 //! talks to `Board` and the attack tables.
 
+use crate::attacks;
 use crate::board::Board;
-use crate::movegen::attacks;
 use crate::types::{Bitboard, Color, PieceType, Square};
 
 /// Piece bitboards by colour and kind, plus the side to move.

@@ -8,7 +8,7 @@
 //! ones (castling, en passant, promotions, a shielding piece moving) fall back to
 //! [`Board::gives_check`], so the answers are the same.
 
-use super::attacks;
+use crate::attacks;
 use crate::board::Board;
 use crate::types::{Bitboard, Move, PieceType};
 

@@ -5,7 +5,7 @@
 //! picker's quiet stage), and counting without storing (perft's last ply). Each pass emits its
 //! moves in the order the full pass would, so a filtered full list equals the partial one.
 
-use super::attacks;
+use crate::attacks;
 use crate::board::Board;
 use crate::types::{Bitboard, Color, Move, MoveList, PieceType, Square};
 

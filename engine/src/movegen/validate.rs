@@ -1,7 +1,7 @@
 //! Checking single moves cheaply (moves from the transposition table or killer slots, or typed
 //! by a user): pseudo-legality, legality, captures, checks, and UCI move parsing.
 
-use super::attacks;
+use crate::attacks;
 use crate::board::Board;
 use crate::types::{Bitboard, Color, Move, Piece, PieceType, Square};
 

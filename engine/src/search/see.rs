@@ -3,8 +3,8 @@
 //! (sliders behind the capturers join in) and absolute pins (a piece pinned to its king by a
 //! slider that is still on the board does not take part).
 
+use crate::attacks;
 use crate::board::Board;
-use crate::movegen::attacks;
 use crate::types::{Bitboard, Color, Move, PieceType, Square};
 
 /// Exchange values of the pieces, indexed by `PieceType::index()`.
@@ -60,6 +60,9 @@ pub fn see(board: &Board, mv: Move) -> i32 {
         return 0;
     };
     let us = mover.color();
+    // The swap list: the first capture, then one entry per recapture. Each piece recaptures at
+    // most once, and the board holds at most 32 pieces (the FEN reader refuses more than 16 a
+    // side and moves never add one), so there are at most 31 entries after the first.
     let mut gain = [0i32; 32];
     gain[0] = captured_kind(board, mv).map_or(0, value);
     let mut on_square = mover.kind();
@@ -88,9 +91,7 @@ pub fn see(board: &Board, mv: Move) -> i32 {
         if (pinners & occ).any() {
             mine &= !pinned;
         }
-        if mine.is_empty() || d + 1 >= gain.len() {
-            break;
-        }
+        // None when every attacker is pinned.
         let Some((kind, sq)) = least_valuable(board, mine) else {
             break;
         };

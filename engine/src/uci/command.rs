@@ -96,6 +96,16 @@ impl fmt::Display for CommandError {
 
 impl std::error::Error for CommandError {}
 
+impl CommandError {
+    /// A `position` line that is not well formed: the engine refuses it as it refuses a bad FEN.
+    pub fn is_position(&self) -> bool {
+        matches!(
+            self,
+            CommandError::AfterStartpos(_) | CommandError::MissingFen | CommandError::MissingSetup
+        )
+    }
+}
+
 /// Parse one line. `Err` says what is wrong, for an `info string`.
 pub fn parse(line: &str) -> Result<Command, CommandError> {
     let tokens: Vec<&str> = line.split_whitespace().collect();

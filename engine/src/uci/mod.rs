@@ -1,6 +1,8 @@
 //! UCI protocol loop. The main thread reads commands; each `go` runs on a search thread, so
 //! `stop` and `isready` are answered at once. Bad input produces an `info string` and the
-//! engine keeps running.
+//! engine keeps running. A `position` command is taken whole or not at all: after a refused one
+//! (a FEN that cannot arise, an illegal move) `go` answers `bestmove 0000` with the reason,
+//! because a move for the previous position would be taken as the answer for the one sent.
 
 pub mod command;
 mod options;
@@ -10,6 +12,7 @@ use crate::eval::explain;
 use crate::search::{Limits, Reporter, SearchResult, ThreadPool};
 use command::{Command, Go};
 use std::io::BufRead;
+use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -72,6 +75,22 @@ impl Reporter for UciReporter {
     }
 }
 
+impl UciReporter {
+    /// The search stopped without a result (it panicked): still answer, so the GUI is never
+    /// left waiting, with `0000` rather than a guess. An infinite search still waits for `stop`.
+    fn failed(&mut self, why: &str) {
+        if self.done.load(Ordering::SeqCst) {
+            return; // `bestmove` was already sent.
+        }
+        while self.infinite && !self.stop.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        self.done.store(true, Ordering::SeqCst);
+        info_string(&format!("search failed: {why}"));
+        say("bestmove 0000");
+    }
+}
+
 /// The `info depth ... pv ...` line of one iteration searched from `root`; with `chess960`,
 /// castling in the PV is written as king takes rook. (Castling rooks never change during a
 /// game, so the root position tells how to write castling anywhere in the PV.)
@@ -100,6 +119,8 @@ pub fn info_line(r: &SearchResult, elapsed: Duration, root: &Board, chess960: bo
 /// search) and the running search, if any.
 pub struct Uci {
     board: Board,
+    /// Why the last `position` command was refused; `None` once one is accepted.
+    refused: Option<String>,
     searcher: Arc<Mutex<ThreadPool>>,
     stop: Arc<AtomicBool>,
     worker: Option<JoinHandle<()>>,
@@ -118,12 +139,13 @@ impl Uci {
     /// A fresh engine at the start position with default options.
     pub fn new() -> Uci {
         // Build the attack tables now, not inside the first timed search.
-        crate::movegen::init();
+        crate::attacks::init();
         let options = options::Options::default();
         let searcher = ThreadPool::new(options.hash_mb);
         let stop = searcher.stop_flag();
         Uci {
             board: Board::startpos(),
+            refused: None,
             searcher: Arc::new(Mutex::new(searcher)),
             stop,
             worker: None,
@@ -163,7 +185,11 @@ impl Uci {
         let cmd = match command::parse(line) {
             Ok(c) => c,
             Err(e) => {
-                info_string(&e.to_string());
+                if e.is_position() {
+                    self.refuse(e.to_string());
+                } else {
+                    info_string(&e.to_string());
+                }
                 return true;
             }
         };
@@ -198,6 +224,9 @@ impl Uci {
                 }
             }
             Command::Debug | Command::Empty => {}
+            Command::Display | Command::Eval if self.refused.is_some() => {
+                info_string(&self.no_position());
+            }
             Command::Display => {
                 let fen = if self.options.chess960 {
                     self.board.to_shredder_fen()
@@ -222,32 +251,45 @@ impl Uci {
         self.searcher.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Set the position; an invalid FEN keeps the old one, an illegal move keeps the moves
-    /// before it. Either way an `info string` says what was wrong.
+    /// Set the position, or refuse it whole: a FEN that does not read or cannot arise, or an
+    /// illegal move anywhere in the list. An `info string` says why, and until the next
+    /// accepted `position` a `go` answers `bestmove 0000`.
     fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
-        let board = match fen {
+        let mut board = match fen {
             None => Board::startpos(),
             Some(f) => match Board::from_fen(f) {
                 Ok(b) => b,
-                Err(e) => {
-                    info_string(&format!("invalid FEN '{f}': {e}; position unchanged"));
-                    return;
-                }
+                Err(e) => return self.refuse(format!("invalid FEN '{f}': {e}")),
             },
         };
-        self.board = board;
         for (i, m) in moves.iter().enumerate() {
-            match self.board.parse_uci_move_as(m, self.options.chess960) {
-                Some(mv) => self.board.make(mv),
+            match board.parse_uci_move_as(m, self.options.chess960) {
+                Some(mv) => board.make(mv),
                 None => {
-                    info_string(&format!(
-                        "illegal move '{m}' (move {} of the list); position set up to the move before",
-                        i + 1
-                    ));
-                    return;
+                    return self.refuse(format!(
+                        "illegal move '{m}' (move {} of the list) in '{}'",
+                        i + 1,
+                        board.to_fen()
+                    ))
                 }
             }
         }
+        self.board = board;
+        self.refused = None;
+    }
+
+    /// Refuses the position: says why now, and again at each `go` until one is accepted.
+    fn refuse(&mut self, why: String) {
+        info_string(&format!(
+            "{why}; position refused, 'go' answers 0000 until a valid 'position'"
+        ));
+        self.refused = Some(why);
+    }
+
+    /// What `go`, `d` and `eval` say while there is no position.
+    fn no_position(&self) -> String {
+        let why = self.refused.as_deref().unwrap_or("none set");
+        format!("no position to search: the last 'position' was refused ({why})")
     }
 
     fn go(&mut self, go: Go) {
@@ -260,6 +302,13 @@ impl Uci {
         }
         if let Some(w) = self.worker.take() {
             let _ = w.join();
+        }
+        if self.refused.is_some() {
+            info_string(&self.no_position());
+            if go.perft.is_none() {
+                say("bestmove 0000");
+            }
+            return;
         }
         if let Some(depth) = go.perft {
             self.perft(depth);
@@ -287,7 +336,15 @@ impl Uci {
         };
         self.worker = Some(std::thread::spawn(move || {
             let mut s = searcher.lock().unwrap_or_else(|p| p.into_inner());
-            s.search(&mut board, &limits, &mut reporter);
+            let search = AssertUnwindSafe(|| s.search(&mut board, &limits, &mut reporter));
+            if let Err(panic) = std::panic::catch_unwind(search) {
+                let why = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "a panic".to_string());
+                reporter.failed(&why);
+            }
         }));
     }
 

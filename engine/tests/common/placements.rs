@@ -45,7 +45,7 @@ pub fn random_fens(materials: &[&str], per: usize, seed: u64) -> Vec<String> {
 }
 
 /// The placement field of a FEN for pieces by square (a1 = 0).
-fn placement(squares: &[Option<char>; 64]) -> String {
+pub fn placement(squares: &[Option<char>; 64]) -> String {
     let rows: Vec<String> = (0..8)
         .rev()
         .map(|rank| {

@@ -1,9 +1,17 @@
 //! Attack sets: precomputed knight, king and pawn tables (built at compile time), magic-bitboard
 //! slider lookups (tables built once at first use), and the between/line tables used for pins
 //! and check evasions.
+//!
+//! A leaf under everything that asks "what does this piece attack": `board` (checkers, pins,
+//! castling paths), `movegen`, `eval` and the search's SEE. It knows only `types` (and `rng`,
+//! for the fallback magic search), never the board, so no module above it is imported back.
 
-use super::magics;
-use super::rays::{ray, DIRECTIONS};
+mod magics;
+mod rays;
+
+pub use magics::init;
+use rays::{ray, DIRECTIONS};
+
 use crate::types::{Bitboard, Color, PieceType, Square};
 
 const fn step_table(steps: &[(i8, i8)]) -> [u64; 64] {
