@@ -2,7 +2,7 @@
 //! `mean (result - sigmoid(K * eval / 400))^2` with `sigmoid(x) = 1 / (1 + 10^-x)`, and its
 //! gradient, summed in parallel with rayon (one dense gradient buffer per chunk, then reduced).
 
-use super::store::{Rec, Store, ESC, MAX_PARAMS};
+use super::store::{Rec, Store, MAX_PARAMS};
 use rayon::prelude::*;
 use std::ops::Range;
 
@@ -183,19 +183,13 @@ fn sum_unit(gaps: &[u8], ws: &Slots) -> [f64; 2] {
 fn dot(r: &Rec<'_>, ws: &Slots) -> [f64; 2] {
     let u = sum_unit(r.unit, ws);
     let mut g = [0.0f64; 2];
-    let (mut i, mut k) = (0usize, 0usize);
-    let b = r.general;
-    while k < b.len() {
-        i += b[k] as usize;
-        if b[k] == ESC {
-            k += 1;
-        } else {
-            let c = b[k + 1] as i8 as f64;
-            let x = at(ws, 2 * i);
-            g[0] += c * x[0];
-            g[1] += c * x[1];
-            k += 2;
-        }
+    let mut i = 0usize;
+    for t in r.general.chunks_exact(2) {
+        i += t[0] as usize;
+        let c = t[1] as i8 as f64;
+        let x = at(ws, 2 * i);
+        g[0] += c * x[0];
+        g[1] += c * x[1];
     }
     [u[0] + g[0], u[1] + g[1]]
 }
@@ -209,16 +203,11 @@ fn scatter(r: &Rec<'_>, d: [f64; 2], gs: &mut Slots) {
         j += b as usize;
         add_at(gs, j, d);
     }
-    let (mut i, mut k, bytes) = (0usize, 0usize, r.general);
-    while k < bytes.len() {
-        i += bytes[k] as usize;
-        if bytes[k] == ESC {
-            k += 1;
-        } else {
-            let c = bytes[k + 1] as i8 as f64;
-            add_at(gs, 2 * i, [c * d[0], c * d[1]]);
-            k += 2;
-        }
+    let mut i = 0usize;
+    for t in r.general.chunks_exact(2) {
+        i += t[0] as usize;
+        let c = t[1] as i8 as f64;
+        add_at(gs, 2 * i, [c * d[0], c * d[1]]);
     }
 }
 

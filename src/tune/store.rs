@@ -11,15 +11,15 @@
 //! unit       the terms with coefficient +1 or -1, one byte each: the gap from the previous
 //!            unit term (the first from 0) in "signed slots", slot 2i for +1 on weight i and
 //!            2i + 1 for -1, so one ascending list and one loop serve both signs
-//! general    every other term: gap byte, then its coefficient as an i8
+//! general    every other term: gap byte, then its coefficient as an i8 (two bytes a term)
 //! ```
 //!
 //! The kernel keeps each weight pair twice, as itself in slot 2i and negated in slot 2i + 1
 //! ([`super::model`]), so a unit term is one addition, with neither a multiplication nor a
 //! sign test. A unit term whose gap would not fit a byte goes to the general group instead, so
-//! the hot loop has no escape to test. In the general group a gap byte of [`ESC`]
-//! advances the index by 255 and carries no term (and no coefficient byte), so gaps of any size
-//! fit. Coefficients beyond the i8 range are split
+//! the hot loop has no escape to test. In the general group a gap longer than 255 is bridged
+//! by terms of coefficient 0 (gap 255 each), which add nothing, so that loop has no test
+//! either. Coefficients beyond the i8 range are split
 //! into several general terms of the same index (gap 0): the evaluation is linear, so the dot
 //! product is unchanged. On the engine's self-play data about four in five terms are ±1, so a
 //! term costs one byte, and the kernel adds or subtracts its weight without a multiplication.
@@ -43,8 +43,8 @@ pub const MAX_PARAMS: usize = 4096;
 /// Positions between two kept byte offsets.
 pub const BLOCK: usize = 64;
 
-/// A gap byte that advances the index by 255 and carries no term.
-pub const ESC: u8 = 255;
+/// The longest gap of one byte; longer gaps in the general group are bridged by zero terms.
+const MAX_GAP: usize = 255;
 
 /// Results other than 0, 1/2 and 1 are stored as `round(result * RESULT_ONE)`: exact for the
 /// three game results, within 1.5e-5 for blended targets.
@@ -101,7 +101,11 @@ impl Rec<'_> {
     pub fn coefs(&self) -> Coefs {
         let mut terms: Vec<(u16, i16)> = Vec::new();
         for_each_unit(self.unit, |i, c| terms.push((i as u16, c as i16)));
-        for_each_general(self.general, |i, c| terms.push((i as u16, c as i16)));
+        for_each_general(self.general, |i, c| {
+            if c != 0 {
+                terms.push((i as u16, c as i16));
+            }
+        });
         terms.sort_by_key(|t| t.0);
         let mut merged: Vec<(u16, i16)> = Vec::with_capacity(terms.len());
         for (i, c) in terms {
@@ -129,30 +133,25 @@ pub fn for_each_unit(gaps: &[u8], mut f: impl FnMut(usize, i8)) {
     }
 }
 
-/// Calls `f` with every (index, coefficient) of a general group.
+/// Calls `f` with every (index, coefficient) of a general group, the zero terms that bridge
+/// long gaps included.
 #[inline(always)]
 pub fn for_each_general(bytes: &[u8], mut f: impl FnMut(usize, i8)) {
-    let (mut i, mut k) = (0usize, 0usize);
-    while k < bytes.len() {
-        let b = bytes[k];
-        i += b as usize;
-        if b == ESC {
-            k += 1;
-        } else {
-            f(i, bytes[k + 1] as i8);
-            k += 2;
-        }
+    let mut i = 0usize;
+    for t in bytes.chunks_exact(2) {
+        i += t[0] as usize;
+        f(i, t[1] as i8);
     }
 }
 
-/// Appends `idx` to a general group as a gap from `*cur` (escapes for gaps of 255 and more).
-fn put_gap(out: &mut Vec<u8>, cur: &mut usize, idx: usize) {
+/// Appends the term (`idx`, `coef`) to a general group, `*cur` being the previous term's index.
+fn put_general(out: &mut Vec<u8>, cur: &mut usize, idx: usize, coef: i8) {
     let mut gap = idx - *cur;
-    while gap >= ESC as usize {
-        out.push(ESC);
-        gap -= ESC as usize;
+    while gap > MAX_GAP {
+        out.extend([MAX_GAP as u8, 0]);
+        gap -= MAX_GAP;
     }
-    out.push(gap as u8);
+    out.extend([gap as u8, coef as u8]);
     *cur = idx;
 }
 
@@ -272,8 +271,7 @@ impl Store {
                     let mut v = v;
                     while v != 0 {
                         let part = v.clamp(-127, 127);
-                        put_gap(&mut general, &mut cg, i);
-                        general.push(part as i8 as u8);
+                        put_general(&mut general, &mut cg, i, part as i8);
                         v -= part;
                     }
                 }
@@ -287,12 +285,11 @@ impl Store {
                 ));
             }
         }
-        let code: u8 = match result {
-            r if r == 0.0 => 0,
-            r if r == 0.5 => 1,
-            r if r == 1.0 => 2,
-            _ => 3,
-        };
+        // the three game results need no bytes of their own
+        let code: u8 = [0.0, 0.5, 1.0]
+            .iter()
+            .position(|&r| r == result)
+            .map_or(3, |k| k as u8);
         let len = self.len;
         let width = sorted
             .iter()
@@ -464,7 +461,7 @@ impl Store {
             }
             let r = decode(bytes, at).map_err(|e| format!("position {p}: {e}"))?;
             at += r.bytes.len();
-            if !general_is_whole(r.general) {
+            if r.general.len() % 2 != 0 {
                 return Err(format!("position {p}: a term lacks its coefficient"));
             }
             let mut bad = None;
@@ -495,15 +492,6 @@ impl Store {
             width,
         })
     }
-}
-
-/// True when a general group ends exactly after a coefficient or an escape.
-fn general_is_whole(bytes: &[u8]) -> bool {
-    let mut k = 0;
-    while k < bytes.len() {
-        k += if bytes[k] == ESC { 1 } else { 2 };
-    }
-    k == bytes.len()
 }
 
 /// One past the largest index of a record.
@@ -618,9 +606,9 @@ mod tests {
         assert_eq!(s.width(), 1201);
         // -300 = -127 -127 -46: three general terms of two bytes; 127: two bytes; the +1 at
         // 600 is slot 1200, 1179 past the last unit term (the -1 at 10, slot 21), too far for a
-        // unit gap, so a general term 591 past index 9: two escapes, a gap, a coefficient; the
-        // 2 at 1200: the same
-        assert_eq!(s.rec(0).general.len(), 6 + 2 + 4 + 4);
+        // unit gap, so a general term 591 past index 9: two zero terms bridge 510 of it, then
+        // the term (6 bytes); the 2 at 1200: the same
+        assert_eq!(s.rec(0).general.len(), 6 + 2 + 6 + 6);
         assert_eq!(s.rec(0).unit, &[0, 21]);
         // +1 at 255 and at 510: slots 510 (too far from 0: general) and 1020 (general too)
         assert_eq!(s.rec(1).unit, &[] as &[u8]);
