@@ -28,8 +28,9 @@ use std::sync::Arc;
 
 /// The first eight bytes of every cache file.
 pub const MAGIC: &[u8; 8] = b"SABLETUN";
-/// The record layout's version; a file of another version is refused (and rebuilt).
-pub const VERSION: u64 = 1;
+/// The record layout's version; a file of another version is refused (and rebuilt). Version 2:
+/// long gaps of the general group bridged by zero terms (version 1 had escape bytes).
+pub const VERSION: u64 = 2;
 /// Bytes before the identity text.
 const HEADER: usize = 64;
 
