@@ -6,7 +6,7 @@
 
 use crate::stats::elo::elo_to_score;
 use crate::tune::optimise::{self, Checkpoint, Config, EpochStat, Progress};
-use crate::tune::{coefs, dataset, kfit, model, output, store::Store};
+use crate::tune::{dataset, kfit, load, model, output, store::Store};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use sable::eval::Params;
@@ -123,6 +123,10 @@ pub struct Args {
     /// the weights of the best validation epoch are written: early stopping).
     #[arg(long)]
     pub last: bool,
+    /// Binary cache of the traced positions: used when it was made from the same data, weights
+    /// layout and options, else (re)built from the text; tuning reads it memory-mapped.
+    #[arg(long)]
+    pub cache: Option<PathBuf>,
     /// Speed benchmark: replicate the loaded positions up to N training positions.
     #[arg(long, default_value_t = 0)]
     pub replicate: usize,
@@ -144,108 +148,24 @@ impl Progress for Bar {
     }
 }
 
-/// Loads every dataset file in two streaming passes (count, then trace), so the text of the
-/// positions is never all in memory at once: the validation set is the last `--valid` fraction
-/// in file order, the rest is traced a window at a time into the packed store.
+/// Loads the positions (from the text, or from the `--cache` file), shuffled for mini-batches.
 fn load(args: &Args) -> anyhow::Result<(Store, Store)> {
-    let mut total = 0usize;
-    for path in &args.data {
-        let mut n = 0usize;
-        let skipped = dataset::for_each_in_file(path, args.skip_bad, |_| n += 1)?;
-        eprintln!("{}: {n} positions{}", path.display(), skipped_note(skipped));
-        total += n;
-    }
-    anyhow::ensure!(total > 0, "no positions to tune on");
-    let n_train = total - (total as f64 * args.valid).round() as usize;
-    // A mini-batch's gradient does not depend on the order inside it, so sorting the positions
-    // by term count inside each batch (or each 65,536 positions for full batches, where order
-    // does not matter at all) changes no result, only the speed; see `Store::grouped`.
-    let window = if args.batch == 0 { 1 << 16 } else { args.batch };
-    let t = Instant::now();
-    let (mut train, mut valid) = (Tracer::new(args, window), Tracer::new(args, window));
-    let mut i = 0usize;
-    for path in &args.data {
-        dataset::for_each_in_file(path, args.skip_bad, |mut r| {
-            r.result = target(&r, args.lambda, args.score_k);
-            if i < n_train {
-                train.add(r);
-            } else {
-                valid.add(r);
-            }
-            i += 1;
-        })?;
-    }
-    let (mut train, valid) = (train.finish(), valid.finish());
+    let o = load::Options {
+        data: args.data.clone(),
+        skip_bad: args.skip_bad,
+        qsearch: args.qsearch,
+        valid: args.valid,
+        cache: args.cache.clone(),
+        target_options: format!("lambda={} score_k={}", args.lambda, args.score_k),
+    };
+    let (mut train, valid) = load::load(&o, &|r: &dataset::Record| {
+        target(r, args.lambda, args.score_k)
+    })?;
     if args.batch > 0 {
         // mini-batches must not follow the file's order (a batch would be a few games)
-        train = train.shuffled(args.seed, window);
+        train = train.shuffled(args.seed, args.batch);
     }
-    eprintln!(
-        "traced {} positions in {:.1}s, {} terms, {:.0} bytes/position",
-        train.len() + valid.len(),
-        t.elapsed().as_secs_f64(),
-        train.terms.len() + valid.terms.len(),
-        (train.bytes() + valid.bytes()) as f64 / (train.len() + valid.len()).max(1) as f64
-    );
     Ok((train, valid))
-}
-
-/// Traces records as they stream in, a window at a time, each window sorted by term count;
-/// reports the positions the engine rejects.
-struct Tracer {
-    qsearch: bool,
-    window: usize,
-    pending: Vec<dataset::Record>,
-    store: Store,
-    rejected: usize,
-    examples: Vec<String>,
-}
-
-impl Tracer {
-    fn new(args: &Args, window: usize) -> Tracer {
-        Tracer {
-            qsearch: args.qsearch,
-            window,
-            pending: Vec::new(),
-            store: Store::new(),
-            rejected: 0,
-            examples: Vec::new(),
-        }
-    }
-
-    fn add(&mut self, r: dataset::Record) {
-        self.pending.push(r);
-        if self.pending.len() >= self.window {
-            self.flush();
-        }
-    }
-
-    fn flush(&mut self) {
-        let built = coefs::build(&self.pending, self.qsearch);
-        self.pending.clear();
-        self.store.extend(&built.store.grouped(self.window));
-        self.rejected += built.rejected;
-        self.examples.extend(built.examples);
-    }
-
-    fn finish(mut self) -> Store {
-        self.flush();
-        if self.rejected > 0 {
-            eprintln!("{} positions rejected, e.g.:", self.rejected);
-            for e in self.examples.iter().take(5) {
-                eprintln!("  {e}");
-            }
-        }
-        self.store
-    }
-}
-
-fn skipped_note(n: usize) -> String {
-    if n == 0 {
-        String::new()
-    } else {
-        format!(" ({n} bad lines skipped)")
-    }
 }
 
 /// The frozen mask from `--freeze` group names (unknown names are an error listing the groups).
@@ -291,11 +211,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     }
     let n = Params::len();
     anyhow::ensure!(
-        train
-            .terms
-            .iter()
-            .chain(&valid.terms)
-            .all(|t| (t.idx() as usize) < n),
+        train.width().max(valid.width()) <= n,
         "the trace uses a parameter index beyond Params::len() = {n}"
     );
     let init = match &args.init {
@@ -391,7 +307,7 @@ fn guard_init(args: &Args) -> anyhow::Result<()> {
 fn fit_k(train: &Store) -> anyhow::Result<f64> {
     let w = model::to_dense(&output::to_f64(&Params::default())).map_err(anyhow::Error::msg)?;
     let evals = model::evals(train, &w, 0..train.len());
-    let results: Vec<f64> = train.entries.iter().map(|e| e.result as f64).collect();
+    let results = train.results();
     let (k, l) = kfit::fit_k(&evals, &results, 0.05, 10.0);
     eprintln!("fitted K = {k:.4} (loss {l:.6} at the current weights)");
     Ok(k)
@@ -499,6 +415,9 @@ fn finish(
         train.len() + valid.len(),
         (train.bytes() + valid.bytes()) as f64 / (train.len() + valid.len()) as f64
     );
+    if let Some(note) = load::resident_note() {
+        println!("resident         {note}");
+    }
     println!("weights          {}", args.out.display());
     Ok(0)
 }

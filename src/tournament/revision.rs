@@ -30,9 +30,18 @@ fn git(repo: &Path) -> Command {
 /// FNV-1a: a stable short fingerprint of the working tree's changes (and of `bisect`'s build
 /// commands, which key their own caches).
 pub(crate) fn fnv(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-    })
+    fnv_extend(FNV_START, bytes)
+}
+
+/// The FNV-1a hash of no bytes, where a streamed hash starts.
+pub(crate) const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// Continues the FNV-1a hash `h` over `bytes` (so a file can be hashed a piece at a time; the
+/// tuner's dataset cache fingerprints its sources and checksums itself this way).
+pub(crate) fn fnv_extend(h: u64, bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .fold(h, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
 }
 
 /// The cache key of a revision: the commit hash, plus a fingerprint of uncommitted changes for

@@ -185,11 +185,12 @@ pub(crate) mod tests {
                 score: None,
             })
             .collect();
-        let mut built = build(&recs, false);
+        let traced = build(&recs, false).store;
         let tw = model::to_dense(&output::to_f64(&truth_params)).unwrap();
-        for p in 0..built.store.len() {
-            built.store.entries[p].result =
-                model::sigmoid(0.5, model::eval_pos(&built.store, p, &tw)) as f32;
+        let mut built = Built::default();
+        for p in 0..traced.len() {
+            let label = model::sigmoid(0.5, model::eval_pos(&traced, p, &tw));
+            built.store.push(&traced.coefs(p), label).unwrap();
         }
         let n = Params::len();
         let frozen: Vec<bool> = (0..n).map(|i| Params::group(i) != "material").collect();

@@ -1,9 +1,11 @@
 //! Texel tuning: datasets, coefficient extraction, K fitting, optimiser, weight output.
 
 pub mod adam;
+pub mod cache;
 pub mod coefs;
 pub mod dataset;
 pub mod kfit;
+pub mod load;
 pub mod model;
 pub mod optimise;
 pub mod output;

@@ -2,20 +2,21 @@
 //! `mean (result - sigmoid(K * eval / 400))^2` with `sigmoid(x) = 1 / (1 + 10^-x)`, and its
 //! gradient, summed in parallel with rayon (one dense gradient buffer per chunk, then reduced).
 
-use super::store::{Store, Term, MAX_PARAMS};
+use super::store::{Rec, Store, MAX_PARAMS};
 use rayon::prelude::*;
 use std::ops::Range;
 
 /// Capacity of the dense weight and gradient arrays, in parameters.
 pub const CAP: usize = MAX_PARAMS;
 
-/// Dense (mg, eg) array indexed by parameter, one pair of padding past [`CAP`]: 65,552 bytes,
-/// so 16 bytes at any `u16` byte offset ([`Term::off`]) lie inside it (see [`pair_at`]).
-pub type Dense = [[f64; 2]; CAP + 1];
+/// Dense (mg, eg) array indexed by parameter: every index a [`Store`] holds is below [`CAP`]
+/// (checked when a position is stored or a cache file is opened), so the kernel indexes it
+/// without bounds checks.
+pub type Dense = [[f64; 2]; CAP];
 
 /// A zeroed dense array on the heap (`calloc`: pages are zeroed lazily, when first touched).
 pub fn zero_dense() -> Box<Dense> {
-    vec![[0.0; 2]; CAP + 1]
+    vec![[0.0; 2]; CAP]
         .into_boxed_slice()
         .try_into()
         .expect("CAP elements")
@@ -94,86 +95,128 @@ pub fn exp(x: f64) -> f64 {
     p * f64::from_bits(bits)
 }
 
-/// The White-view eval of position `p` in f64: `mg*phase/24 + eg*(24-phase)*scale/(128*24) + fixed`.
-#[inline(always)]
+/// The White-view eval of position `p` in f64: `mg*phase/24 + eg*(24-phase)*scale/(128*24) + fixed`,
+/// from its decoded coefficients (the slow, plain path: tests hold the kernel to it).
 pub fn eval_pos(s: &Store, p: usize, w: &Dense) -> f64 {
-    let e = &s.entries[p];
-    let [mg, eg] = dots(&s.terms[s.range(p)], w);
-    mg * e.rho_mg() + eg * e.rho_eg() + e.fixed as f64
+    let r = s.rec(p);
+    let (mut mg, mut eg) = (0.0, 0.0);
+    for (i, c) in r.coefs().terms {
+        mg += c as f64 * w[i as usize][0];
+        eg += c as f64 * w[i as usize][1];
+    }
+    mg * r.rho_mg() + eg * r.rho_eg() + r.fixed as f64
 }
 
-/// Every i8 coefficient as an f64 pair `[c, c]`, indexed by its bit pattern: one load that feeds
-/// the packed multiply directly, where converting the i8 would cost a conversion and a broadcast
-/// per term (the kernel is bound by instructions per term, not by memory).
-static COEF: [[f64; 2]; 256] = {
-    let mut t = [[0.0; 2]; 256];
-    let mut i = 0;
-    while i < 256 {
-        let c = i as u8 as i8 as f64;
-        t[i] = [c, c];
-        i += 1;
-    }
-    t
-};
+/// Every weight pair twice: slot 2i holds weight i, slot 2i + 1 its negation, so a stored ±1
+/// term (a signed slot, see [`super::store`]) is one addition without a sign test.
+type Slots = [[f64; 2]; 2 * CAP];
 
-/// The (mg, eg) pair at byte offset `off` of `d`.
+/// Zeroed slots on the heap (`calloc`: pages are zeroed lazily, when first touched).
+fn zero_slots() -> Box<Slots> {
+    vec![[0.0; 2]; 2 * CAP]
+        .into_boxed_slice()
+        .try_into()
+        .expect("2 * CAP elements")
+}
+
+/// The signed slots of `w`.
+fn slots(w: &Dense) -> Box<Slots> {
+    let mut s = zero_slots();
+    for (i, x) in w.iter().enumerate() {
+        s[2 * i] = *x;
+        s[2 * i + 1] = [-x[0], -x[1]];
+    }
+    s
+}
+
+/// The White-view eval of a stored record.
 #[inline(always)]
-fn pair_at(d: &Dense, off: u16) -> [f64; 2] {
-    // SAFETY: `Dense` is 16 * (CAP + 1) = 65,552 bytes and `off` is at most 65,535, so the 16
-    // bytes read lie inside it; the read is unaligned, so any offset is sound (stored offsets
-    // are multiples of 16, where this is the pair of parameter `off / 16`).
-    unsafe {
-        d.as_ptr()
-            .cast::<u8>()
-            .add(off as usize)
-            .cast::<[f64; 2]>()
-            .read_unaligned()
+fn eval_rec(r: &Rec<'_>, ws: &Slots) -> f64 {
+    let [mg, eg] = dot(r, ws);
+    mg * r.rho_mg() + eg * r.rho_eg() + r.fixed as f64
+}
+
+/// The pair in slot `j`.
+#[inline(always)]
+fn at(ws: &Slots, j: usize) -> [f64; 2] {
+    debug_assert!(j < 2 * CAP);
+    // SAFETY: records only come from a `Store`, whose indices are all below MAX_PARAMS = CAP
+    // (`Store::push` and `Store::from_bytes` refuse any other), so every slot is below 2 * CAP.
+    unsafe { *ws.get_unchecked(j) }
+}
+
+/// Adds `v` to the pair in slot `j`.
+#[inline(always)]
+fn add_at(gs: &mut Slots, j: usize, v: [f64; 2]) {
+    debug_assert!(j < 2 * CAP);
+    // SAFETY: as in `at`.
+    let x = unsafe { gs.get_unchecked_mut(j) };
+    x[0] += v[0];
+    x[1] += v[1];
+}
+
+/// The sum of the slots of a unit group, in two independent sums (the loop would otherwise
+/// wait on the addition's latency at every term).
+#[inline(always)]
+fn sum_unit(gaps: &[u8], ws: &Slots) -> [f64; 2] {
+    let (mut a, mut b) = ([0.0f64; 2], [0.0f64; 2]);
+    let mut j = 0usize;
+    let mut pairs = gaps.chunks_exact(2);
+    for g in &mut pairs {
+        j += g[0] as usize;
+        let x = at(ws, j);
+        j += g[1] as usize;
+        let y = at(ws, j);
+        a = [a[0] + x[0], a[1] + x[1]];
+        b = [b[0] + y[0], b[1] + y[1]];
+    }
+    if let [g] = pairs.remainder() {
+        let x = at(ws, j + *g as usize);
+        a = [a[0] + x[0], a[1] + x[1]];
+    }
+    [a[0] + b[0], a[1] + b[1]]
+}
+
+/// The middlegame and endgame dot products of one record: the unit terms' slots plus the
+/// general terms (coefficient times weight), two independent sums.
+#[inline(always)]
+fn dot(r: &Rec<'_>, ws: &Slots) -> [f64; 2] {
+    let u = sum_unit(r.unit, ws);
+    let mut g = [0.0f64; 2];
+    let mut i = 0usize;
+    for t in r.general.chunks_exact(2) {
+        i += t[0] as usize;
+        let c = t[1] as i8 as f64;
+        let x = at(ws, 2 * i);
+        g[0] += c * x[0];
+        g[1] += c * x[1];
+    }
+    [u[0] + g[0], u[1] + g[1]]
+}
+
+/// Adds `d` to the gradient slot of every unit term and `coef * d` to the +1 slot of the others
+/// (the slots are folded into one gradient per weight afterwards: [`fold`]).
+#[inline(always)]
+fn scatter(r: &Rec<'_>, d: [f64; 2], gs: &mut Slots) {
+    let mut j = 0usize;
+    for &b in r.unit {
+        j += b as usize;
+        add_at(gs, j, d);
+    }
+    let mut i = 0usize;
+    for t in r.general.chunks_exact(2) {
+        i += t[0] as usize;
+        let c = t[1] as i8 as f64;
+        add_at(gs, 2 * i, [c * d[0], c * d[1]]);
     }
 }
 
-/// Adds `v` to the (mg, eg) pair at byte offset `off` of `d`.
-#[inline(always)]
-fn add_at(d: &mut Dense, off: u16, v: [f64; 2]) {
-    // SAFETY: as in `pair_at`: 16 bytes at any u16 offset lie inside the 65,552-byte array.
-    unsafe {
-        let p = d
-            .as_mut_ptr()
-            .cast::<u8>()
-            .add(off as usize)
-            .cast::<[f64; 2]>();
-        let x = p.read_unaligned();
-        p.write_unaligned([x[0] + v[0], x[1] + v[1]]);
+/// The gradient of each weight from its two slots: d/dw of a -w term is minus its slot's sum.
+fn fold(gs: &Slots, out: &mut [[f64; 2]], scale: f64) {
+    for (i, o) in out.iter_mut().enumerate() {
+        let (p, m) = (gs[2 * i], gs[2 * i + 1]);
+        *o = [(p[0] - m[0]) * scale, (p[1] - m[1]) * scale];
     }
-}
-
-/// `coef * w[idx]` as an (mg, eg) pair.
-#[inline(always)]
-fn product(t: Term, w: &Dense) -> [f64; 2] {
-    let wi = pair_at(w, t.off);
-    let c = COEF[t.coef as u8 as usize];
-    [c[0] * wi[0], c[1] * wi[1]]
-}
-
-/// The middlegame and endgame dot products over one position's terms, in one pass.
-/// Two independent accumulator pairs break the floating-point add chain (the loop would
-/// otherwise wait on the add latency for every term); four measured slower.
-#[inline(always)]
-fn dots(terms: &[Term], w: &Dense) -> [f64; 2] {
-    let mut acc = [[0.0f64; 2]; 2];
-    let mut tc = terms.chunks_exact(2);
-    for t2 in &mut tc {
-        for (a, t) in acc.iter_mut().zip(t2) {
-            let p = product(*t, w);
-            a[0] += p[0];
-            a[1] += p[1];
-        }
-    }
-    if let [t] = tc.remainder() {
-        let p = product(*t, w);
-        acc[1][0] += p[0];
-        acc[1][1] += p[1];
-    }
-    [acc[0][0] + acc[1][0], acc[0][1] + acc[1][1]]
 }
 
 /// Splits `0..n` into contiguous chunks for the rayon workers (a few per thread for balance).
@@ -190,12 +233,13 @@ pub fn loss(s: &Store, w: &Dense, k: f64, range: Range<usize>) -> f64 {
         return 0.0;
     }
     let base = range.start;
+    let ws = slots(w);
     let sse: f64 = chunks(n)
         .into_par_iter()
         .map(|r| {
             let mut acc = 0.0;
-            for p in r.start + base..r.end + base {
-                let d = s.entries[p].result as f64 - sigmoid(k, eval_pos(s, p, w));
+            for rec in s.records(r.start + base..r.end + base) {
+                let d = rec.result - sigmoid(k, eval_rec(&rec, &ws));
                 acc += d * d;
             }
             acc
@@ -218,17 +262,18 @@ pub fn loss_and_grad(
     if n == 0 {
         return 0.0;
     }
-    let width = s.width.min(grad.len());
+    let width = s.width().min(grad.len());
     let base = range.start;
+    let ws = slots(w);
     let (sse, g) = chunks(n)
         .into_par_iter()
         .map(|r| {
-            let mut g = zero_dense();
-            let sse = grad_chunk(s, w, k, r.start + base..r.end + base, &mut g);
+            let mut g = zero_slots();
+            let sse = grad_chunk(s, &ws, k, r.start + base..r.end + base, &mut g);
             (sse, g)
         })
         .reduce_with(|(a, mut ga), (b, gb)| {
-            for (x, y) in ga[..width].iter_mut().zip(gb[..width].iter()) {
+            for (x, y) in ga[..2 * width].iter_mut().zip(gb[..2 * width].iter()) {
                 x[0] += y[0];
                 x[1] += y[1];
             }
@@ -236,9 +281,7 @@ pub fn loss_and_grad(
         })
         .expect("at least one chunk");
     let inv = 1.0 / n as f64;
-    for (o, x) in grad[..width].iter_mut().zip(g[..width].iter()) {
-        *o = [x[0] * inv, x[1] * inv];
-    }
+    fold(&g, &mut grad[..width], inv);
     sse * inv
 }
 
@@ -247,46 +290,52 @@ pub fn loss_and_grad(
 const BLOCK: usize = 64;
 
 /// The single-thread kernel: sum of squared errors over `r`, adding the unnormalised gradient to `g`.
-fn grad_chunk(s: &Store, w: &Dense, k: f64, r: Range<usize>, g: &mut Dense) -> f64 {
+fn grad_chunk(s: &Store, ws: &Slots, k: f64, r: Range<usize>, g: &mut Slots) -> f64 {
     let kk = k * LN10_400;
     let mut sse = 0.0;
     let mut x = [0.0f64; BLOCK];
     let mut de = [[0.0f64; 2]; BLOCK];
-    let mut p0 = r.start;
-    while p0 < r.end {
-        let n = (r.end - p0).min(BLOCK);
-        for (i, xi) in x[..n].iter_mut().enumerate() {
-            *xi = kk * eval_pos(s, p0 + i, w);
+    let mut recs = s.records(r.clone());
+    let mut block: Vec<Rec<'_>> = Vec::with_capacity(BLOCK);
+    loop {
+        block.clear();
+        block.extend(recs.by_ref().take(BLOCK));
+        if block.is_empty() {
+            break;
+        }
+        let n = block.len();
+        for (xi, rec) in x[..n].iter_mut().zip(&block) {
+            *xi = kk * eval_rec(rec, ws);
         }
         for i in 0..n {
-            let e = &s.entries[p0 + i];
+            let e = &block[i];
             let sig = logistic(x[i]);
-            let d = sig - e.result as f64;
+            let d = sig - e.result;
             sse += d * d;
             // d/d eval of (sig - r)^2 = 2 (sig - r) sig (1 - sig) K ln10 / 400
             let f = 2.0 * d * sig * (1.0 - sig) * kk;
             de[i] = [f * e.rho_mg(), f * e.rho_eg()];
         }
-        for (i, d) in de[..n].iter().enumerate() {
-            scatter(&s.terms[s.range(p0 + i)], *d, g);
+        for (rec, d) in block.iter().zip(&de[..n]) {
+            scatter(rec, *d, g);
         }
-        p0 += n;
     }
     sse
 }
 
-/// Adds `coef * d` to the gradient pair of every term.
-#[inline(always)]
-fn scatter(terms: &[Term], d: [f64; 2], g: &mut Dense) {
-    for t in terms {
-        let c = COEF[t.coef as u8 as usize];
-        add_at(g, t.off, [c[0] * d[0], c[1] * d[1]]);
-    }
-}
-
 /// White-view evals of positions `range` (for K fitting, where the weights do not move).
 pub fn evals(s: &Store, w: &Dense, range: Range<usize>) -> Vec<f64> {
-    range.into_par_iter().map(|p| eval_pos(s, p, w)).collect()
+    let base = range.start;
+    let ws = slots(w);
+    chunks(range.len())
+        .into_par_iter()
+        .map(|r| {
+            s.records(r.start + base..r.end + base)
+                .map(|rec| eval_rec(&rec, &ws))
+                .collect::<Vec<f64>>()
+        })
+        .flatten()
+        .collect()
 }
 
 #[cfg(test)]
@@ -400,7 +449,13 @@ mod tests {
         let grouped = s.grouped(128);
         assert_eq!(grouped.len(), s.len());
         for (wi, win) in (0..s.len()).collect::<Vec<_>>().chunks(128).enumerate() {
-            let lens: Vec<usize> = win.iter().map(|&p| grouped.range(p).len()).collect();
+            let lens: Vec<(usize, usize)> = win
+                .iter()
+                .map(|&p| {
+                    let r = grouped.rec(p);
+                    (r.unit.len(), r.general.len())
+                })
+                .collect();
             assert!(
                 lens.windows(2).all(|l| l[0] <= l[1]),
                 "window {wi}: {lens:?}"
@@ -431,11 +486,13 @@ mod tests {
         let w = to_dense(&vec![[7.0, -3.0]; 20]).unwrap();
         let mut g = zero_dense();
         let l = loss_and_grad(&s, &w, 1.0, 0..s.len(), &mut g[..]);
+        let mut gs = zero_slots();
+        let sse = grad_chunk(&s, &slots(&w), 1.0, 0..s.len(), &mut gs);
         let mut g1 = zero_dense();
-        let sse = grad_chunk(&s, &w, 1.0, 0..s.len(), &mut g1);
+        fold(&gs, &mut g1[..20], 1.0 / 1000.0);
         assert!((l - sse / 1000.0).abs() < 1e-12);
         for i in 0..20 {
-            assert!((g[i][0] - g1[i][0] / 1000.0).abs() < 1e-12);
+            assert!((g[i][0] - g1[i][0]).abs() < 1e-12 && (g[i][1] - g1[i][1]).abs() < 1e-12);
         }
     }
 }

@@ -1,0 +1,288 @@
+//! The binary dataset cache: a tuning set traced once, stored as the tuner's own records, and
+//! memory-mapped by later runs, so that a set larger than memory streams through the page cache.
+//!
+//! ```text
+//! 0..8    magic "SABLETUN"
+//! 8..16   format version (u64 little endian, as every field)
+//! 16..24  length of the identity text
+//! 24..56  training positions, training bytes, validation positions, validation bytes
+//! 56..64  checksum: FNV-1a over the identity text and the records
+//! 64..    identity text, then the training records, then the validation records
+//! ```
+//!
+//! The identity text names what the records were made from, one `key=value` line each: every
+//! source file's size, modification time and FNV-1a hash, the weight layout (the number of
+//! weights, a hash of their names, a hash of the engine's trace of a few fixed positions) and
+//! the options that shape the records. A file whose identity differs, that is shorter or
+//! longer than its header says, whose checksum fails or whose records do not decode is refused
+//! with the reason; the caller then rebuilds it. A cache is written beside its final name and
+//! renamed into place, so an interrupted build never leaves a half file under that name.
+
+use super::store::{Bytes, Store};
+use crate::tournament::revision::{fnv_extend, FNV_START};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::fs::File;
+use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The first eight bytes of every cache file.
+pub const MAGIC: &[u8; 8] = b"SABLETUN";
+/// The record layout's version; a file of another version is refused (and rebuilt). Version 2:
+/// long gaps of the general group bridged by zero terms (version 1 had escape bytes).
+pub const VERSION: u64 = 2;
+/// Bytes before the identity text.
+const HEADER: usize = 64;
+
+/// Writes a cache file section by section (training records, then validation records).
+pub struct Writer {
+    out: BufWriter<File>,
+    tmp: PathBuf,
+    path: PathBuf,
+    sum: u64,
+    /// (positions, bytes) of each finished section, then of the open one.
+    sections: Vec<(u64, u64)>,
+}
+
+impl Writer {
+    /// Starts `path` (written as `path.tmp` until [`Writer::finish`]) for the given identity.
+    pub fn create(path: &Path, identity: &str) -> anyhow::Result<Writer> {
+        let tmp = path.with_extension("tmp");
+        let file = File::create(&tmp)
+            .map_err(|e| anyhow::anyhow!("{}: cannot create: {e}", tmp.display()))?;
+        let mut out = BufWriter::with_capacity(1 << 20, file);
+        out.write_all(&[0u8; HEADER])?;
+        out.write_all(identity.as_bytes())?;
+        Ok(Writer {
+            out,
+            tmp,
+            path: path.to_path_buf(),
+            sum: fnv_extend(FNV_START, identity.as_bytes()),
+            sections: vec![(0, 0)],
+        })
+    }
+
+    /// Appends the records of `s` to the open section.
+    pub fn append(&mut self, s: &Store) -> anyhow::Result<()> {
+        let d = s.data();
+        self.out.write_all(d)?;
+        self.sum = fnv_extend(self.sum, d);
+        let last = self.sections.last_mut().expect("one open section");
+        last.0 += s.len() as u64;
+        last.1 += d.len() as u64;
+        Ok(())
+    }
+
+    /// Closes the open section (the training records) and opens the next.
+    pub fn next_section(&mut self) {
+        self.sections.push((0, 0));
+    }
+
+    /// Writes the header and moves the file to its name.
+    pub fn finish(mut self) -> anyhow::Result<()> {
+        anyhow::ensure!(self.sections.len() == 2, "a cache has two sections");
+        let mut h = Vec::with_capacity(HEADER);
+        h.extend_from_slice(MAGIC);
+        let ident_len = self.out.stream_position()?
+            - HEADER as u64
+            - self.sections.iter().map(|s| s.1).sum::<u64>();
+        for v in [
+            VERSION,
+            ident_len,
+            self.sections[0].0,
+            self.sections[0].1,
+            self.sections[1].0,
+            self.sections[1].1,
+            self.sum,
+        ] {
+            h.extend_from_slice(&v.to_le_bytes());
+        }
+        self.out.seek(SeekFrom::Start(0))?;
+        self.out.write_all(&h)?;
+        let file = self.out.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        drop(file);
+        std::fs::rename(&self.tmp, &self.path).map_err(|e| {
+            anyhow::anyhow!(
+                "renaming {} to {}: {e}",
+                self.tmp.display(),
+                self.path.display()
+            )
+        })?;
+        Ok(())
+    }
+}
+
+/// Opens the cache at `path` if it was made from exactly `identity` and is whole; returns the
+/// training and validation stores over the mapped file, or why the file cannot be used.
+pub fn open(path: &Path, identity: &str, params: usize) -> Result<(Store, Store), String> {
+    let mut file = File::open(path).map_err(|e| format!("cannot open: {e}"))?;
+    let size = file.metadata().map_err(|e| e.to_string())?.len();
+    let mut h = [0u8; HEADER];
+    if size < HEADER as u64 {
+        return Err(format!("truncated: {size} bytes, shorter than the header"));
+    }
+    file.read_exact(&mut h).map_err(|e| e.to_string())?;
+    if &h[..8] != MAGIC {
+        return Err("not a Sable tuning cache (wrong magic bytes)".into());
+    }
+    let field = |i: usize| u64::from_le_bytes(h[8 * i..8 * i + 8].try_into().expect("8 bytes"));
+    let (version, ident_len) = (field(1), field(2));
+    let (n_train, train_bytes, n_valid, valid_bytes, sum) =
+        (field(3), field(4), field(5), field(6), field(7));
+    if version != VERSION {
+        return Err(format!(
+            "format version {version}, this harness reads version {VERSION}"
+        ));
+    }
+    let want = (HEADER as u64)
+        .checked_add(ident_len)
+        .and_then(|x| x.checked_add(train_bytes))
+        .and_then(|x| x.checked_add(valid_bytes));
+    if want != Some(size) {
+        return Err(format!(
+            "truncated or damaged: {size} bytes, the header accounts for {}",
+            want.map_or("more than 2^64".to_string(), |w| w.to_string())
+        ));
+    }
+    // SAFETY: the file is mapped read-only; it is the tuner's own file (written under another
+    // name and renamed into place), and its bytes are checksummed and decoded below before any
+    // record is trusted. Another process truncating it while it is mapped would be a misuse.
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| format!("cannot map: {e}"))?;
+    let map = Arc::new(map);
+    let id_end = HEADER + ident_len as usize;
+    let theirs = String::from_utf8_lossy(&map[HEADER..id_end]);
+    if let Some(why) = identity_difference(&theirs, identity) {
+        return Err(format!("stale: {why}"));
+    }
+    let bar = ProgressBar::new(size);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "checking cache [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes}",
+        )
+        .expect("a valid template"),
+    );
+    let mut s = FNV_START;
+    for chunk in map[HEADER..].chunks(1 << 24) {
+        s = fnv_extend(s, chunk);
+        bar.inc(chunk.len() as u64);
+    }
+    bar.finish_and_clear();
+    if s != sum {
+        return Err(format!(
+            "checksum mismatch ({s:016x}, the header says {sum:016x}): the file is damaged"
+        ));
+    }
+    let t_end = id_end + train_bytes as usize;
+    let section = |range: std::ops::Range<usize>, n: u64, what: &str| {
+        Store::from_bytes(Bytes::Mapped(Arc::clone(&map), range), n as usize, params)
+            .map_err(|e| format!("damaged {what} records: {e}"))
+    };
+    let train = section(id_end..t_end, n_train, "training")?;
+    let valid = section(t_end..size as usize, n_valid, "validation")?;
+    #[cfg(unix)]
+    {
+        // one pass after another from start to end: read ahead, drop behind
+        let _ = map.advise(memmap2::Advice::Sequential);
+    }
+    Ok((train, valid))
+}
+
+/// The first line in which two identity texts differ, in words; None when they are equal.
+fn identity_difference(theirs: &str, ours: &str) -> Option<String> {
+    if theirs == ours {
+        return None;
+    }
+    let (a, b): (Vec<&str>, Vec<&str>) = (theirs.lines().collect(), ours.lines().collect());
+    for i in 0..a.len().max(b.len()) {
+        match (a.get(i), b.get(i)) {
+            (Some(x), Some(y)) if x == y => {}
+            (x, y) => {
+                return Some(format!(
+                    "made from `{}`, but this run has `{}`",
+                    x.unwrap_or(&"(nothing)"),
+                    y.unwrap_or(&"(nothing)")
+                ))
+            }
+        }
+    }
+    Some("identity differs".into())
+}
+
+/// A source file's identity line: size, modification time (ns since the epoch) and FNV-1a hash
+/// of its bytes (read in 1 MiB pieces, with a progress bar for large files).
+pub fn source_identity(path: &Path) -> anyhow::Result<String> {
+    let err = |e: std::io::Error| anyhow::anyhow!("{}: {e}", path.display());
+    let meta = std::fs::metadata(path).map_err(err)?;
+    let mtime = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    let mut f = File::open(path).map_err(err)?;
+    let bar = ProgressBar::new(meta.len());
+    bar.set_style(ProgressStyle::with_template(
+        "hashing {msg} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes}",
+    )?);
+    bar.set_message(path.display().to_string());
+    let mut buf = vec![0u8; 1 << 20];
+    let mut h = FNV_START;
+    loop {
+        let n = f.read(&mut buf).map_err(err)?;
+        if n == 0 {
+            break;
+        }
+        h = fnv_extend(h, &buf[..n]);
+        bar.inc(n as u64);
+    }
+    bar.finish_and_clear();
+    Ok(format!("size={} mtime={mtime} fnv={h:016x}", meta.len()))
+}
+
+/// The weight layout's identity line: how many weights, a hash of their names, and a hash of
+/// the engine's trace of a few fixed positions (so a changed evaluation invalidates a cache
+/// even when no weight was renamed).
+pub fn layout_identity() -> String {
+    let n = sable::eval::Params::len();
+    let names: String = (0..n)
+        .map(sable::eval::Params::name)
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut probe = FNV_START;
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "6k1/5pp1/8/8/8/8/1Q6/6K1 b - - 0 1",
+    ] {
+        let b = sable::board::Board::from_fen(fen).expect("a valid probe FEN");
+        probe = fnv_extend(
+            probe,
+            format!("{:?}", super::coefs::of_board(&b)).as_bytes(),
+        );
+    }
+    format!(
+        "weights={n} names={:016x} trace={probe:016x}",
+        fnv_extend(FNV_START, names.as_bytes())
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identity_differences_are_named() {
+        assert_eq!(identity_difference("a=1\nb=2", "a=1\nb=2"), None);
+        let d = identity_difference("a=1\nb=2", "a=1\nb=3").unwrap();
+        assert!(d.contains("`b=2`") && d.contains("`b=3`"), "{d}");
+        let d = identity_difference("a=1", "a=1\nc=4").unwrap();
+        assert!(d.contains("(nothing)") && d.contains("c=4"), "{d}");
+    }
+
+    #[test]
+    fn layout_identity_is_stable() {
+        assert_eq!(layout_identity(), layout_identity());
+        assert!(layout_identity().starts_with(&format!("weights={} ", sable::eval::Params::len())));
+    }
+}

@@ -1,0 +1,254 @@
+//! Loading a tuning set: the text datasets streamed twice (count, then parse and trace a window
+//! at a time, so the text is never all in memory), or the binary cache of an earlier run
+//! ([`super::cache`]), memory-mapped.
+
+use super::cache;
+use super::coefs;
+use super::dataset::{self, Record};
+use super::store::Store;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Positions traced at a time; each window is sorted by its records' group lengths (see
+/// [`Store::grouped`]), which changes no result, only the speed.
+pub const WINDOW: usize = 1 << 16;
+
+/// What to load and how.
+pub struct Options {
+    /// The text datasets, in order.
+    pub data: Vec<PathBuf>,
+    /// Skip (and count) malformed lines.
+    pub skip_bad: bool,
+    /// Resolve every position to its quiescence leaf before tracing.
+    pub qsearch: bool,
+    /// The fraction of positions (the last ones in file order) held out for validation.
+    pub valid: f64,
+    /// The binary cache to use or (re)build; none: trace the text in memory.
+    pub cache: Option<PathBuf>,
+    /// Everything else that shapes a record's training target (`--lambda`, `--score-k`): part
+    /// of the cache's identity.
+    pub target_options: String,
+}
+
+/// Loads the training and validation positions; `target` gives each record's training target.
+pub fn load(
+    o: &Options,
+    target: &(dyn Fn(&Record) -> f64 + Sync),
+) -> anyhow::Result<(Store, Store)> {
+    let Some(path) = &o.cache else {
+        return build(o, target, None);
+    };
+    let identity = identity(o)?;
+    let params = sable::eval::Params::len();
+    if path.exists() {
+        match cache::open(path, &identity, params) {
+            Ok((train, valid)) => {
+                eprintln!(
+                    "{}: cache of {} + {} positions, {:.1} bytes/position, memory-mapped",
+                    path.display(),
+                    train.len(),
+                    valid.len(),
+                    (train.bytes() + valid.bytes()) as f64
+                        / (train.len() + valid.len()).max(1) as f64
+                );
+                return Ok((train, valid));
+            }
+            Err(why) => eprintln!("{}: refused ({why}); rebuilding it", path.display()),
+        }
+    } else {
+        eprintln!("{}: no cache yet; building it", path.display());
+    }
+    build(o, target, Some((path, &identity)))?;
+    cache::open(path, &identity, params)
+        .map_err(|e| anyhow::anyhow!("{}: the cache just written: {e}", path.display()))
+}
+
+/// The identity text of a cache made from these options (see [`cache`]).
+fn identity(o: &Options) -> anyhow::Result<String> {
+    let mut s = format!("format=sable-tune-records-v{}\n", cache::VERSION);
+    s += &format!("layout {}\n", cache::layout_identity());
+    for (i, p) in o.data.iter().enumerate() {
+        s += &format!("source.{i} {}\n", cache::source_identity(p)?);
+    }
+    s += &format!(
+        "options qsearch={} skip_bad={} valid={} window={WINDOW} {}\n",
+        o.qsearch, o.skip_bad, o.valid, o.target_options
+    );
+    Ok(s)
+}
+
+/// Counts, then traces every position, into memory or (with `cache`) into a cache file.
+fn build(
+    o: &Options,
+    target: &(dyn Fn(&Record) -> f64 + Sync),
+    cache: Option<(&PathBuf, &String)>,
+) -> anyhow::Result<(Store, Store)> {
+    let mut total = 0usize;
+    for path in &o.data {
+        let mut n = 0usize;
+        let skipped = dataset::for_each_in_file(path, o.skip_bad, |_| n += 1)?;
+        let note = if skipped == 0 {
+            String::new()
+        } else {
+            format!(" ({skipped} bad lines skipped)")
+        };
+        eprintln!("{}: {n} positions{note}", path.display());
+        total += n;
+    }
+    anyhow::ensure!(total > 0, "no positions to tune on");
+    let n_train = total - (total as f64 * o.valid).round() as usize;
+    let t = Instant::now();
+    let sink = match cache {
+        Some((path, identity)) => Sink::File(cache::Writer::create(path, identity)?),
+        None => Sink::Memory(vec![Store::new()]),
+    };
+    let bar = ProgressBar::new(total as u64);
+    bar.set_style(ProgressStyle::with_template(
+        "tracing [{elapsed_precise}] {wide_bar} {pos}/{len} positions ({per_sec}, eta {eta})",
+    )?);
+    let mut tracer = Tracer {
+        qsearch: o.qsearch,
+        pending: Vec::with_capacity(WINDOW),
+        sink,
+        rejected: 0,
+        examples: Vec::new(),
+        bar,
+        error: None,
+    };
+    let mut i = 0usize;
+    for path in &o.data {
+        dataset::for_each_in_file(path, o.skip_bad, |mut r| {
+            if i == n_train {
+                tracer.next_section();
+            }
+            r.result = target(&r);
+            tracer.add(r);
+            i += 1;
+        })?;
+    }
+    if n_train == total {
+        tracer.next_section();
+    }
+    tracer.flush();
+    tracer.bar.finish_and_clear();
+    if let Some(e) = tracer.error {
+        return Err(e);
+    }
+    if tracer.rejected > 0 {
+        eprintln!("{} positions rejected, e.g.:", tracer.rejected);
+        for e in tracer.examples.iter().take(5) {
+            eprintln!("  {e}");
+        }
+    }
+    let secs = t.elapsed().as_secs_f64();
+    match tracer.sink {
+        Sink::Memory(mut v) => {
+            let valid = v.pop().expect("two sections");
+            let train = v.pop().expect("two sections");
+            report_traced(&train, &valid, secs);
+            Ok((train, valid))
+        }
+        Sink::File(w) => {
+            w.finish()?;
+            eprintln!("traced {total} positions in {secs:.1}s into the cache");
+            Ok((Store::new(), Store::new()))
+        }
+    }
+}
+
+fn report_traced(train: &Store, valid: &Store, secs: f64) {
+    let n = (train.len() + valid.len()).max(1) as f64;
+    let (mut unit, mut general, mut all) = (0usize, 0usize, 0usize);
+    for r in train
+        .records(0..train.len())
+        .chain(valid.records(0..valid.len()))
+    {
+        unit += r.unit.len();
+        general += r.general.len();
+        all += r.bytes.len();
+    }
+    eprintln!(
+        "traced {} positions in {secs:.1}s, {:.1} bytes/position (header {:.1}, ±1 terms {:.1}, others {:.1})",
+        train.len() + valid.len(),
+        (train.bytes() + valid.bytes()) as f64 / n,
+        (all - unit - general) as f64 / n,
+        unit as f64 / n,
+        general as f64 / n,
+    );
+}
+
+/// Where traced windows go.
+enum Sink {
+    /// One store per section (training, validation).
+    Memory(Vec<Store>),
+    /// A cache file being written.
+    File(cache::Writer),
+}
+
+/// Traces records as they stream in, a window at a time, each window sorted by group lengths;
+/// counts the positions the engine rejects.
+struct Tracer {
+    qsearch: bool,
+    pending: Vec<Record>,
+    sink: Sink,
+    rejected: usize,
+    examples: Vec<String>,
+    bar: ProgressBar,
+    /// The first write error (later windows are dropped; the caller reports it).
+    error: Option<anyhow::Error>,
+}
+
+impl Tracer {
+    fn add(&mut self, r: Record) {
+        self.pending.push(r);
+        if self.pending.len() >= WINDOW {
+            self.flush();
+        }
+    }
+
+    /// Ends the training section: the validation records start in a new window.
+    fn next_section(&mut self) {
+        self.flush();
+        match &mut self.sink {
+            Sink::Memory(v) => v.push(Store::new()),
+            Sink::File(w) => w.next_section(),
+        }
+    }
+
+    fn flush(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
+        let built = coefs::build(&self.pending, self.qsearch);
+        self.bar.inc(self.pending.len() as u64);
+        self.pending.clear();
+        let window = built.store.grouped(WINDOW);
+        match &mut self.sink {
+            Sink::Memory(v) => v.last_mut().expect("a section").extend(&window),
+            Sink::File(w) => {
+                if self.error.is_none() {
+                    self.error = w.append(&window).err();
+                }
+            }
+        }
+        self.rejected += built.rejected;
+        self.examples.extend(built.examples);
+    }
+}
+
+/// Resident memory of this process from /proc (anonymous and file-backed, in MB), for the
+/// report: a mapped cache's pages are file-backed, and the kernel drops them under pressure.
+pub fn resident_note() -> Option<String> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kb = |key: &str| -> Option<f64> {
+        let line = status.lines().find(|l| l.starts_with(key))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    };
+    Some(format!(
+        "{:.0} MB anonymous + {:.0} MB file-backed (peak {:.0} MB)",
+        kb("RssAnon:")? / 1e3,
+        kb("RssFile:")? / 1e3,
+        kb("VmHWM:")? / 1e3
+    ))
+}
