@@ -114,7 +114,10 @@ pub fn run_if_staged(now: &Args) -> anyhow::Result<Option<i32>> {
         let (exit, outcome) = play(
             &mut cfg,
             sprt,
-            args.plot.as_ref().map(|p| stage_file(p, STAGES[k])).as_deref(),
+            args.plot
+                .as_ref()
+                .map(|p| stage_file(p, STAGES[k]))
+                .as_deref(),
         )?;
         let last = outcome.history.last();
         Ok(StageResult {
