@@ -60,6 +60,17 @@ def place(board, rng, color, role):
             return
 
 
+def reachable(board):
+    """python-chess's validity plus the engine's FEN rule on checks (engine/src/board/reachable.rs):
+    a double check is a move plus a discovered slider, so two checkers of which none is a slider
+    cannot arise in a game, and sable refuses such a position."""
+    if not board.is_valid():
+        return False
+    checkers = [board.piece_at(sq).piece_type for sq in board.checkers()]
+    sliders = (chess.BISHOP, chess.ROOK, chess.QUEEN)
+    return len(checkers) < 2 or any(p in sliders for p in checkers)
+
+
 def random_position(material, strong, turn, rng):
     """A random legal position of `material` with `strong` owning its first side."""
     white_side, black_side = material.split("v")
@@ -69,7 +80,7 @@ def random_position(material, strong, turn, rng):
             for letter in letters:
                 place(board, rng, color, PIECE[letter])
         board.turn = turn
-        if board.is_valid():
+        if reachable(board):
             return board
 
 
@@ -102,7 +113,9 @@ def en_passant_position(material, turn, rng):
         board.ep_square = theirs + step
         if board.piece_at(theirs + step) or board.piece_at(theirs + 2 * step):
             continue
-        if board.is_valid() and board.has_legal_en_passant():
+        # Not in check: whether the double step could have given that check is the engine's
+        # rule, not python-chess's (the engine refuses a check the pawn's move cannot explain).
+        if reachable(board) and not board.is_check() and board.has_legal_en_passant():
             return board
 
 
