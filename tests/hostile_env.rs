@@ -4,11 +4,10 @@
 
 mod common;
 
-use common::{temp_dir, text};
+use common::{temp_dir, text, wait_for};
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
 
 const HARNESS: &str = env!("CARGO_BIN_EXE_harness");
 const FAULTY: &str = env!("CARGO_BIN_EXE_faulty-engine");
@@ -40,17 +39,6 @@ fn journal_lines(dir: &Path) -> usize {
     std::fs::read_to_string(dir.join("r.json.games.jsonl"))
         .map(|t| t.lines().count())
         .unwrap_or(0)
-}
-
-fn wait_for(what: &str, mut ok: impl FnMut() -> bool) {
-    let start = Instant::now();
-    while !ok() {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "timed out: {what}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 /// The engine processes the log names (`name#pid`).

@@ -7,11 +7,10 @@
 
 mod common;
 
-use common::{dead_pid, files_in, marked_engine, temp_dir, text};
+use common::{dead_pid, files_in, marked_engine, temp_dir, text, wait_for};
 
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
 
 const HARNESS: &str = env!("CARGO_BIN_EXE_harness");
 const FAULTY: &str = env!("CARGO_BIN_EXE_faulty-engine");
@@ -43,17 +42,6 @@ fn spawn(dir: &Path, line: &str) -> Child {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap()
-}
-
-fn wait_for(what: &str, mut ok: impl FnMut() -> bool) {
-    let start = Instant::now();
-    while !ok() {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "timed out: {what}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 /// Today's date as the system's `date` prints it (UTC): the oracle for default names.

@@ -124,3 +124,15 @@ pub fn sable_binary() -> PathBuf {
         .find_map(|m| m["executable"].as_str().map(PathBuf::from))
         .expect("cargo named no sable executable")
 }
+
+/// Polls `ok` every 20 ms until it holds; fails the test, naming `what`, after 60 s.
+pub fn wait_for(what: &str, mut ok: impl FnMut() -> bool) {
+    let start = std::time::Instant::now();
+    while !ok() {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(60),
+            "timed out: {what}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
