@@ -228,7 +228,7 @@ proptest! {
     #[test]
     fn epd_books(text in hostile(EPD)) {
         for variant in [Variant::Standard, Variant::Chess960] {
-            if let Err(e) = crate::tournament::book::parse_epd(&text, variant) {
+            if let Err(e) = crate::openings::parse_epd(&text, variant) {
                 prop_assert!((1..=text.lines().count()).contains(&e.line));
             }
         }
@@ -239,7 +239,7 @@ proptest! {
         let path = temp_file("book.pgn", &text);
         // A game the referee cannot follow ends the book's moves there or is an error naming
         // the game; never a panic.
-        match crate::tournament::book::read_pgn(&path, Some(6), Variant::Standard) {
+        match crate::openings::read_pgn(&path, Some(6), Variant::Standard) {
             Ok(book) => for o in &book {
                 prop_assert!(o.position(Variant::Standard).is_ok());
             },

@@ -11,6 +11,7 @@ pub mod cmd;
 pub mod datagen;
 pub mod forensics;
 pub mod game;
+pub mod openings;
 pub mod report;
 pub mod spsa;
 pub mod stats;

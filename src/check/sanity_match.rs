@@ -4,7 +4,7 @@
 
 use super::{Profile, Verdict};
 use crate::game::{Adjudication, DrawRule, Limits, ResignRule, TimeControl};
-use crate::tournament::book::{default_book, DEFAULT_BOOK_PATH};
+use crate::openings::{default_book, DEFAULT_BOOK_PATH};
 use crate::tournament::{run_match, EngineConfig, MatchConfig, MatchOutcome};
 
 /// Time control of the sanity match: fast, but with room for a busy 2-core CI machine.

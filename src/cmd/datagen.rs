@@ -4,8 +4,8 @@
 use crate::datagen::labels::LabelWriter;
 use crate::datagen::selfplay::{self, GameOptions};
 use crate::game::Variant;
+use crate::openings as book;
 use crate::tablebase::TbArgs;
-use crate::tournament::book;
 use indicatif::{ProgressBar, ProgressStyle};
 use sable::rng::Rng;
 use sable::search::{Limits, Searcher};

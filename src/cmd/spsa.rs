@@ -5,6 +5,7 @@
 //! file; `--plot` draws every parameter's path.
 
 use crate::game::Variant;
+use crate::openings::openings_from_words;
 use crate::report::plot::{write_svg, LineChart};
 use crate::spsa::defaults::write_rust_defaults;
 use crate::spsa::{
@@ -12,7 +13,6 @@ use crate::spsa::{
     Param, Schedule,
 };
 use crate::tablebase::TbArgs;
-use crate::tournament::book::openings_from_words;
 use crate::tournament::cli::syzygy_rule;
 use crate::tournament::config::Stop;
 use crate::tournament::engine_args::{adjudication, engine_from_words};

@@ -145,7 +145,7 @@ pub fn from_pgn<R: Read>(
         if opt.per_game > 0 && keep.len() > opt.per_game {
             // the harness's seeded shuffle, seeded per game by its number in the file
             let game_seed = opt.seed ^ (sum.games as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            crate::tournament::book::shuffle(&mut keep, game_seed);
+            crate::openings::shuffle(&mut keep, game_seed);
             keep.truncate(opt.per_game);
             keep.sort_by_key(|c| c.ply);
         }

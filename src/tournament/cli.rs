@@ -6,13 +6,13 @@
 //! the command-line words of its run, and `--resume` parses them again with these very
 //! definitions, so they are the tournament's persistent format, not only its command line.
 
-use super::book::openings_from_words;
 use super::engine_args::{adjudication, engine_from_words};
 use super::naming;
 use super::resume::ResultsFile;
 use super::revision::resolve_engine_revision;
 use super::{MatchConfig, Mode};
 use crate::game::Variant;
+use crate::openings::openings_from_words;
 use crate::tablebase::TbArgs;
 use anyhow::{bail, Context};
 use clap::Parser;

@@ -4,7 +4,6 @@
 //! sanity match of `harness check`).
 
 pub mod affinity;
-pub mod book;
 pub mod cli;
 pub mod compare;
 pub mod config;

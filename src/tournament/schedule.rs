@@ -1,6 +1,7 @@
 //! The list of games of a match: pairings, rounds, colours swapped within a pair.
 
 use super::config::Mode;
+use crate::openings::for_round;
 
 /// One game to play.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,7 +51,7 @@ pub fn schedule(
             for g in 0..games_per_round {
                 let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
                 let id = jobs.len() as u64;
-                let opening = round as usize % openings.max(1);
+                let opening = for_round(round, openings);
                 jobs.push(GameJob {
                     id,
                     pair,

@@ -398,7 +398,7 @@ impl Store {
     /// The same positions in the seed's random order, then grouped as in [`Store::grouped`].
     pub fn shuffled(&self, seed: u64, window: usize) -> Store {
         let mut order: Vec<usize> = (0..self.len).collect();
-        crate::tournament::book::shuffle(&mut order, seed);
+        crate::openings::shuffle(&mut order, seed);
         self.reordered(order, window)
     }
 
