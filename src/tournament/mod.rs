@@ -1,4 +1,5 @@
-//! Scheduler: openings, game pairs with colours swapped, concurrency, results file and resume.
+//! Scheduler: game pairs with colours swapped on one opening (books are [`crate::openings`]),
+//! concurrency, results file and resume.
 //!
 //! [`run_match`] is the library entry point (used by `harness match`, `harness sprt` and the
 //! sanity match of `harness check`).
