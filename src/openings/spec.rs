@@ -1,5 +1,5 @@
 //! A book on the command line: the `--openings file=... format=... order=... plies=... start=...`
-//! words of a match, an SPSA run or a tuning run, and loading the book they describe.
+//! words of a match, an SPRT or an SPSA run, and loading the book they describe.
 
 use super::builtin::{chess960_starts, default_book, DEFAULT_BOOK_PATH};
 use super::error::BookError;
@@ -243,6 +243,35 @@ mod tests {
             err.starts_with(&format!("opening book {} not found", missing.display())),
             "{err}"
         );
+    }
+
+    #[test]
+    fn openings_words_name_no_book_the_built_in_one_or_a_file() {
+        let (none, name) = openings_from_words(&words("startpos"), 1, Variant::Standard).unwrap();
+        assert!(none.is_empty() && name.is_empty());
+        let (book, name) = openings_from_words(&[], 9, Variant::Standard).unwrap();
+        assert_eq!(
+            (book, name.as_str()),
+            (default_book(9).unwrap(), DEFAULT_BOOK_PATH)
+        );
+        let (starts, name) = openings_from_words(&[], 9, Variant::Chess960).unwrap();
+        assert_eq!(
+            (starts, name.as_str()),
+            (chess960_starts(9), "chess960 starts")
+        );
+        let dir = crate::test_dir("openings-words");
+        let path = dir.join("two.epd");
+        std::fs::write(
+            &path,
+            "4k3/8/8/8/8/8/4P3/4K3 w - -\n4k3/4p3/8/8/8/8/8/4K3 b - -\n",
+        )
+        .unwrap();
+        let spec = format!("file={} start=2", path.display());
+        let (book, name) = openings_from_words(&words(&spec), 9, Variant::Standard).unwrap();
+        assert_eq!(name, path.display().to_string());
+        let origins: Vec<_> = book.iter().map(|o| o.origin.as_deref().unwrap()).collect();
+        assert_eq!(origins, ["line 2", "line 1"], "file order from the second");
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
