@@ -373,7 +373,7 @@ mod tests {
             e.contains("cmd=, name=, dir=, args= and option.NAME=VALUE"),
             "{e}"
         );
-        let e = err(&["cmd=e", "nmae=x"], &[]);
+        let e = err(&["cmd=e", "nam=x"], &[]);
         assert!(e.contains("did you mean `name=x`?"), "{e}");
         let e = err(&["cmd=e", "nodes=500"], &[]);
         assert!(
