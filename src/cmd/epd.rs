@@ -16,12 +16,16 @@ use crate::uci::engine_spec;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// EPD files to run (operations bm, am, id, dm, c0 with STS points, c9).
-    #[arg(required = true)]
+    // Not required here: files written after --engine's words reach clap as engine words, and
+    // `run` takes them back (`uci::engine_spec`) before it checks that there is one.
     pub suites: Vec<PathBuf>,
-    /// The UCI engine: a program, optionally followed by its arguments ("sable" or "/path/engine -x").
-    #[arg(long)]
-    pub engine: String,
-    /// A UCI option as Name=Value, sent with setoption; repeat for several. Default: none.
+    /// The UCI engine as key=value words, as for `harness match` (cmd=PATH name=X args="-x 1"
+    /// option.Hash=16 dir=DIR), or the older form: the program with its arguments in one word
+    /// ("sable" or "/path/engine -x").
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE", required = true)]
+    pub engine: Vec<String>,
+    /// A UCI option as Name=Value (the same as option.Name=Value), sent with setoption; repeat
+    /// for several. Default: none.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
     /// Milliseconds per position (`go movetime`). Default 1000 when no limit is given.
@@ -60,7 +64,12 @@ pub struct Args {
 }
 
 /// Runs the subcommand; returns the process exit code.
-pub fn run(args: Args) -> anyhow::Result<i32> {
+pub fn run(mut args: Args) -> anyhow::Result<i32> {
+    let (engine, rest) = engine_spec(&args.engine, &args.options)?;
+    args.suites.extend(rest.into_iter().map(PathBuf::from));
+    if args.suites.is_empty() {
+        anyhow::bail!("give at least one EPD suite (harness epd SUITE.epd... --engine ...)");
+    }
     if args.concurrency == 0 {
         anyhow::bail!("--concurrency must be at least 1");
     }
@@ -91,7 +100,6 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             eprintln!("warning: skipped {e}");
         }
     }
-    let engine = engine_spec(&args.engine, &args.options)?;
     if let Some(why) = missing_program(&engine) {
         anyhow::bail!("{why}");
     }

@@ -10,6 +10,9 @@ use crate::suites::epd_gen::{
 use crate::suites::epd_run::Limit;
 use crate::uci::engine_spec;
 
+/// Candidates the oracle failed on that are listed one by one (the rest are counted).
+const SHOWN_FAILURES: usize = 10;
+
 /// Options of this subcommand.
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -26,10 +29,13 @@ pub struct Args {
     /// Longest random playout, in plies.
     #[arg(long, default_value_t = 120)]
     pub playout_plies: usize,
-    /// The reference engine ("stockfish", or a program with arguments); it runs with MultiPV 2.
-    #[arg(long)]
-    pub oracle: String,
-    /// A UCI option for the oracle as Name=Value; repeat for several. Default: none.
+    /// The reference engine as key=value words, as for `harness match` (cmd=PATH name=X
+    /// args="..." option.Hash=64), or the older form: the program with its arguments in one word
+    /// ("stockfish"). It runs with MultiPV 2.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE", required = true)]
+    pub oracle: Vec<String>,
+    /// A UCI option for the oracle as Name=Value (the same as option.Name=Value); repeat for
+    /// several. Default: none.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
     /// Oracle depth per position. Default 12 when no limit is given.
@@ -90,7 +96,10 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         (_, _, Some(n)) => Limit::Nodes(n),
         (d, _, _) => Limit::Depth(d.unwrap_or(12)),
     };
-    let oracle = engine_spec(&args.oracle, &args.options)?;
+    let (oracle, rest) = engine_spec(&args.oracle, &args.options)?;
+    if let Some(word) = rest.first() {
+        anyhow::bail!("--oracle: expected key=value, got `{word}`");
+    }
     let collect = CollectOptions {
         skip_plies: args.skip_plies,
         player: args.player.clone(),
@@ -118,13 +127,17 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         std::fs::File::create(&args.out)
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", args.out.display()))?,
     );
-    let (mut written, mut failed, mut unverified) = (0, 0, 0);
+    let (mut written, mut unverified) = (0, 0);
+    let mut failed = Vec::new();
     let mut per_mate = std::collections::HashMap::<u32, usize>::new();
     let mut dropped = std::collections::BTreeMap::<Dropped, usize>::new();
     for (c, a) in candidates.iter().zip(&analyses) {
-        let Some(a) = a else {
-            failed += 1;
-            continue;
+        let a = match a {
+            Ok(a) => a,
+            Err(failure) => {
+                failed.push(failure);
+                continue;
+            }
         };
         if let Err(why) = judge(c, a, &selection) {
             *dropped.entry(why).or_default() += 1;
@@ -157,9 +170,16 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     }
     out.flush()?;
     eprintln!(
-        "wrote {written} positions to {} ({failed} not analysed, {unverified} mates not verified)",
-        args.out.display()
+        "wrote {written} positions to {} ({} not analysed, {unverified} mates not verified)",
+        args.out.display(),
+        failed.len()
     );
+    for failure in failed.iter().take(SHOWN_FAILURES) {
+        eprintln!("not analysed: {failure}");
+    }
+    if failed.len() > SHOWN_FAILURES {
+        eprintln!("not analysed: {} more", failed.len() - SHOWN_FAILURES);
+    }
     for (why, n) in &dropped {
         eprintln!(
             "dropped {n:>6}: {}",

@@ -3,9 +3,8 @@
 //! forced mate), and written as EPD with `bm`, the oracle's score and an `id`.
 
 use std::collections::HashSet;
+use std::ops::ControlFlow;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Mutex};
 use std::time::Duration;
 
 use shakmaty::fen::{Epd, Fen};
@@ -17,6 +16,7 @@ use super::epd_mate::{mating_moves, shortest_mate};
 use super::epd_run::Limit;
 use crate::game::pgn::PgnReader;
 use crate::game::Variant;
+use crate::uci::pool::{self, Job, JobError, JobFailure, PoolConfig, PoolError};
 use crate::uci::{Engine, EngineSpec, Info, Score};
 
 /// A candidate position from a game, with the move that led to it.
@@ -259,12 +259,14 @@ pub fn judge(c: &Candidate, a: &Analysis, sel: &Selection) -> Result<(), Dropped
 
 /// Analyses a candidate with MultiPV 2 on an engine that has `MultiPV` set to 2; a played move
 /// other than the best is then scored by a second search restricted to it (`go searchmoves`).
+/// An answer without a move, without a scored line or with an illegal move is a
+/// [`JobError::Answer`]: the position is not analysed.
 pub fn analyse(
     engine: &mut Engine,
     c: &Candidate,
     limit: Limit,
     timeout: Duration,
-) -> anyhow::Result<Analysis> {
+) -> Result<Analysis, JobError> {
     let pos = &c.position;
     let fen = Fen::from_position(pos, EnPassantMode::Legal).to_string();
     engine.new_game()?;
@@ -284,19 +286,19 @@ pub fn analyse(
             lines[slot - 1] = Some((first.clone(), score, info.depth.unwrap_or(0)));
         }
     })?;
-    let to_move = |uci: &str| -> anyhow::Result<Move> {
+    let to_move = |uci: &str| -> Result<Move, JobError> {
         UciMove::from_ascii(uci.as_bytes())
-            .map_err(|_| anyhow::anyhow!("oracle sent '{uci}'"))?
+            .map_err(|_| JobError::Answer(format!("oracle sent '{uci}'")))?
             .to_move(pos)
-            .map_err(|_| anyhow::anyhow!("oracle sent illegal '{uci}'"))
+            .map_err(|_| JobError::Answer(format!("oracle sent illegal '{uci}'")))
     };
     let best_uci = result
         .best
         .mv
-        .ok_or_else(|| anyhow::anyhow!("oracle found no move"))?;
+        .ok_or_else(|| JobError::Answer("oracle found no move".into()))?;
     let (first, best_score, depth) = lines[0]
         .clone()
-        .ok_or_else(|| anyhow::anyhow!("oracle sent no scored PV"))?;
+        .ok_or_else(|| JobError::Answer("oracle sent no scored PV".into()))?;
     let best = to_move(if first == best_uci { &first } else { &best_uci })?;
     let second = match &lines[1] {
         Some((uci, score, _)) => Some((to_move(uci)?, *score)),
@@ -323,7 +325,7 @@ fn score_move(
     mv: Move,
     limit: Limit,
     timeout: Duration,
-) -> anyhow::Result<Option<Score>> {
+) -> Result<Option<Score>, JobError> {
     let uci = UciMove::from_move(mv, pos.castles().mode());
     let params = crate::uci::GoParams {
         searchmove: Some(uci),
@@ -378,62 +380,40 @@ pub fn verify_mate(c: &Candidate, a: &Analysis) -> Option<u32> {
     }
 }
 
-/// Analyses every candidate on `concurrency` oracle processes; calls `on_done` after each.
+impl Job for Candidate {
+    fn describe(&self) -> String {
+        let fen = Fen::from_position(&self.position, EnPassantMode::Legal);
+        format!("{} ({fen})", self.origin)
+    }
+}
+
+/// Analyses every candidate on `concurrency` processes of the oracle (the one engine pool,
+/// `uci::pool`, with MultiPV 2); calls `on_done` after each. A candidate the oracle failed on
+/// has its [`JobFailure`] (the oracle is restarted after a crash or hang); an oracle that cannot
+/// start, or fails on candidate after candidate, is an error.
 pub fn analyse_all(
     candidates: &[Candidate],
     oracle: &EngineSpec,
     limit: Limit,
     concurrency: usize,
-    on_done: &(dyn Fn() + Sync),
-) -> anyhow::Result<Vec<Option<Analysis>>> {
+    on_done: &dyn Fn(),
+) -> Result<Vec<Result<Analysis, JobFailure>>, PoolError> {
     let mut spec = oracle.clone();
     spec.set_option("MultiPV", "2");
-    let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel();
-    let error = Mutex::new(None);
     let timeout = match limit {
         Limit::Movetime(ms) => Duration::from_millis(ms * 2 + 10_000),
         _ => Duration::from_secs(120),
     };
-    std::thread::scope(|scope| {
-        for _ in 0..concurrency.max(1) {
-            let (tx, spec, next, error) = (tx.clone(), &spec, &next, &error);
-            scope.spawn(move || {
-                let mut engine = None;
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(c) = candidates.get(i) else {
-                        break;
-                    };
-                    if engine.is_none() {
-                        match Engine::start(spec, Duration::from_secs(20)) {
-                            Ok(e) => engine = Some(e),
-                            Err(e) => {
-                                *error.lock().expect("no panics hold it") = Some(e.to_string());
-                                return;
-                            }
-                        }
-                    }
-                    let e = engine.as_mut().expect("started");
-                    let a = analyse(e, c, limit, timeout);
-                    if a.is_err() {
-                        engine = None; // Restart after a crash or hang; the position is lost.
-                    }
-                    let _ = tx.send((i, a.ok()));
-                    on_done();
-                }
-            });
-        }
-    });
-    drop(tx);
-    if let Some(e) = error.into_inner().expect("no panics hold it") {
-        anyhow::bail!("oracle {}: {e}", oracle.cmd);
-    }
-    let mut out = vec![None; candidates.len()];
-    for (i, a) in rx {
-        out[i] = a;
-    }
-    Ok(out)
+    let run = pool::run(
+        &PoolConfig::new(spec, concurrency),
+        candidates,
+        |engine, c| analyse(engine, c, limit, timeout),
+        |_, _| {
+            on_done();
+            ControlFlow::Continue(())
+        },
+    )?;
+    Ok(run.outcomes)
 }
 
 #[cfg(test)]

@@ -1,9 +1,8 @@
-//! Running EPD suites against a UCI engine: a pool of engine processes, one position at a time
-//! each, with crash and hang recovery that costs only the position at hand.
+//! Running EPD suites against a UCI engine: the one engine pool (`uci::pool`), one position at a
+//! time per engine, with crash and hang recovery that costs only the position at hand.
 
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use shakmaty::uci::UciMove;
@@ -11,6 +10,7 @@ use shakmaty::{Chess, Move};
 
 use super::epd::{san, san_list, EpdPosition, Suite};
 use super::epd_score::{score, PvSample, SearchTrace, Verdict};
+use crate::uci::pool::{self, Job, JobError, PoolConfig};
 use crate::uci::{Engine, EngineSpec, GoParams, Info, UciError};
 
 /// How long each position is searched.
@@ -130,65 +130,67 @@ pub struct EpdReport {
     pub skipped_lines: usize,
 }
 
-/// Runs every position of every suite on `config.concurrency` engine processes.
-pub fn run_epd(config: &EpdConfig) -> anyhow::Result<EpdReport> {
-    let jobs: Vec<(&Suite, &EpdPosition)> = config
-        .suites
-        .iter()
-        .flat_map(|s| s.positions.iter().map(move |p| (s, p)))
-        .collect();
-    // A command that cannot start at all is a usage error, not a run of crashed positions.
-    let probe = Engine::start(&config.engine, startup_timeout()).map_err(anyhow::Error::new)?;
-    let engine_name = probe.id_name().unwrap_or(probe.name()).to_string();
-    probe.quit(Duration::from_secs(1));
+/// One position of a suite, as the engine pool hands it out.
+struct Task<'a>(&'a Suite, &'a EpdPosition);
 
-    let bar = progress_bar(config.progress, jobs.len());
-    let next = AtomicUsize::new(0);
-    let abort = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<(usize, PositionResult)>();
-    let mut slots: Vec<Option<PositionResult>> = vec![None; jobs.len()];
-    std::thread::scope(|scope| {
-        for _ in 0..config.concurrency.clamp(1, jobs.len().max(1)) {
-            let tx = tx.clone();
-            let (jobs, next, abort) = (&jobs, &next, &abort);
-            scope.spawn(move || worker(config, jobs, next, abort, tx));
-        }
-        drop(tx);
-        let mut solved = 0;
-        // Without a terminal (CI logs) the bar is hidden: print a line every tenth instead.
-        let log_every = (config.progress && !std::io::stderr().is_terminal())
-            .then_some((jobs.len() / 10).max(1));
-        for (done, (i, result)) in rx.into_iter().enumerate() {
-            solved += usize::from(result.verdict.solved);
-            bar.set_message(format!("solved {solved}"));
-            bar.inc(1);
-            slots[i] = Some(result);
-            if log_every.is_some_and(|k| (done + 1) % k == 0) {
-                eprintln!(
-                    "epd: {}/{} positions, {solved} solved",
-                    done + 1,
-                    jobs.len()
-                );
-            }
-        }
-    });
-    bar.finish_and_clear();
-    if abort.load(Ordering::Relaxed) {
-        anyhow::bail!(
-            "engine {} could not be restarted; run abandoned",
-            config.engine.cmd
-        );
+impl Job for Task<'_> {
+    fn describe(&self) -> String {
+        format!("{} {}", self.0.name, self.1.id)
     }
-    Ok(EpdReport {
-        engine: engine_name,
-        limit: config.limit,
-        results: slots.into_iter().flatten().collect(),
-        skipped_lines: config.suites.iter().map(|s| s.skipped.len()).sum(),
-    })
 }
 
-fn startup_timeout() -> Duration {
-    Duration::from_secs(20)
+/// Runs every position of every suite on `config.concurrency` engine processes of the one engine
+/// pool (`uci::pool`): a crash or hang costs the position at hand (listed as crashed or hung),
+/// an engine that cannot start, or fails on position after position, ends the run with an error.
+pub fn run_epd(config: &EpdConfig) -> anyhow::Result<EpdReport> {
+    let jobs: Vec<Task> = config
+        .suites
+        .iter()
+        .flat_map(|s| s.positions.iter().map(move |p| Task(s, p)))
+        .collect();
+    let bar = progress_bar(config.progress, jobs.len());
+    // Without a terminal (CI logs) the bar is hidden: print a line every tenth instead.
+    let log_every =
+        (config.progress && !std::io::stderr().is_terminal()).then_some((jobs.len() / 10).max(1));
+    let (mut done, mut solved) = (0, 0);
+    let pool = PoolConfig::new(config.engine.clone(), config.concurrency);
+    let run = pool::run(
+        &pool,
+        &jobs,
+        |engine, Task(suite, pos)| search_position(engine, config, suite, pos),
+        |_, outcome| {
+            done += 1;
+            solved += usize::from(outcome.as_ref().is_ok_and(|r| r.verdict.solved));
+            bar.set_message(format!("solved {solved}"));
+            bar.inc(1);
+            if log_every.is_some_and(|k| done % k == 0) {
+                eprintln!("epd: {done}/{} positions, {solved} solved", jobs.len());
+            }
+            ControlFlow::Continue(())
+        },
+    );
+    bar.finish_and_clear();
+    let run = run?;
+    let results = run
+        .outcomes
+        .into_iter()
+        .zip(&jobs)
+        .map(|(outcome, Task(suite, pos))| {
+            outcome.unwrap_or_else(|f| {
+                let status = match f.error {
+                    JobError::Engine(UciError::Timeout(_)) => Status::Hung,
+                    e => Status::Crashed(e.to_string()),
+                };
+                failed(suite, pos, status)
+            })
+        })
+        .collect();
+    Ok(EpdReport {
+        engine: run.engine,
+        limit: config.limit,
+        results,
+        skipped_lines: config.suites.iter().map(|s| s.skipped.len()).sum(),
+    })
 }
 
 fn progress_bar(visible: bool, len: usize) -> indicatif::ProgressBar {
@@ -205,92 +207,32 @@ fn progress_bar(visible: bool, len: usize) -> indicatif::ProgressBar {
     bar
 }
 
-/// One engine process working through the shared queue; it restarts the engine after a crash
-/// or hang, and gives up (setting `abort`) when the engine fails to start three times running.
-fn worker(
-    config: &EpdConfig,
-    jobs: &[(&Suite, &EpdPosition)],
-    next: &AtomicUsize,
-    abort: &AtomicBool,
-    tx: mpsc::Sender<(usize, PositionResult)>,
-) {
-    let mut engine: Option<Engine> = None;
-    let mut failed_starts = 0;
-    loop {
-        if abort.load(Ordering::Relaxed) {
-            return;
-        }
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        let Some(&(suite, pos)) = jobs.get(i) else {
-            break;
-        };
-        if engine.is_none() {
-            match Engine::start(&config.engine, startup_timeout()) {
-                Ok(e) => {
-                    engine = Some(e);
-                    failed_starts = 0;
-                }
-                Err(e) => {
-                    failed_starts += 1;
-                    if failed_starts >= 3 {
-                        abort.store(true, Ordering::Relaxed);
-                    }
-                    let _ = tx.send((i, failed(suite, pos, Status::Crashed(e.to_string()))));
-                    continue;
-                }
-            }
-        }
-        let e = engine.as_mut().expect("started above");
-        let (result, keep) = search_position(e, config, suite, pos);
-        if !keep {
-            engine = None; // Dropping kills the process; the next position starts a fresh one.
-        }
-        if tx.send((i, result)).is_err() {
-            return;
-        }
-    }
-    if let Some(e) = engine {
-        e.quit(Duration::from_secs(1));
-    }
-}
-
-/// Searches one position; the flag says whether the engine is still fit for the next one.
+/// Searches one position. An error is the engine's failure (the pool restarts it); an illegal
+/// answer is the engine's result for the position, and it goes on to the next.
 fn search_position(
     engine: &mut Engine,
     config: &EpdConfig,
     suite: &Suite,
     pos: &EpdPosition,
-) -> (PositionResult, bool) {
+) -> Result<PositionResult, JobError> {
     let start = Instant::now();
     let mut samples = Vec::new();
     // Chess960 positions: the engine must read and write castling as king takes rook (the
     // option is switched back off after the search, so the engine can serve the next line).
     let chess960 = pos.is_chess960() && declares_chess960(engine);
-    let prepared = (if chess960 {
-        chess960_mode(engine, true)
-    } else {
-        Ok(())
-    })
-    .and_then(|_| engine.new_game())
-    .and_then(|_| engine.is_ready(Duration::from_secs(10)))
-    .and_then(|_| engine.set_position::<&str>(Some(&pos.fen()), &[]));
-    let answer = prepared.and_then(|_| {
-        engine.go(&config.limit.go_params(), search_timeout(config), |info| {
-            if let Some(s) = sample(&pos.position, info, start) {
-                samples.push(s);
-            }
-        })
-    });
-    let answer = match answer {
-        Ok(a) => a,
-        Err(UciError::Timeout(_)) => return (failed(suite, pos, Status::Hung), false),
-        Err(e) => return (failed(suite, pos, Status::Crashed(e.to_string())), false),
-    };
-    if chess960 && chess960_mode(engine, false).is_err() {
-        return (
-            failed(suite, pos, Status::Crashed("engine gone".into())),
-            false,
-        );
+    if chess960 {
+        chess960_mode(engine, true)?;
+    }
+    engine.new_game()?;
+    engine.is_ready(Duration::from_secs(10))?;
+    engine.set_position::<&str>(Some(&pos.fen()), &[])?;
+    let answer = engine.go(&config.limit.go_params(), search_timeout(config), |info| {
+        if let Some(s) = sample(&pos.position, info, start) {
+            samples.push(s);
+        }
+    })?;
+    if chess960 {
+        chess960_mode(engine, false)?;
     }
     let total_ms = answer.elapsed.as_millis() as u64;
     let sent = answer.best.mv.clone();
@@ -306,7 +248,7 @@ fn search_position(
         result.played = Some(shown.clone());
         result.status = Status::Illegal(shown);
     }
-    (result, true)
+    Ok(result)
 }
 
 /// Allowed search time before the engine counts as hung.

@@ -4,22 +4,19 @@
 use super::config::EngineConfig;
 use crate::game::tc::seconds_to_ms;
 use crate::game::{Adjudication, DrawRule, Limits, ResignRule};
-use crate::uci::EngineSpec;
+use crate::uci::{apply_engine_word, unknown_setting, EngineSpec};
 
 /// Applies `words` to `engine` (later words win; `each` words are applied first by the caller).
 pub fn apply_words(engine: &mut EngineConfig, words: &[String]) -> Result<(), String> {
     for w in words {
         let (key, value) = w.split_once('=').ok_or_else(|| not_key_value(w))?;
+        // The engine's own description is the one shared by every command (`uci::spec`).
+        if apply_engine_word(&mut engine.spec, key, value) {
+            continue;
+        }
         let bad = |what: &str| format!("`{key}`: {what}, got `{value}`");
         let limits = &mut engine.limits;
         match key {
-            "cmd" => engine.spec.cmd = value.to_owned(),
-            "name" => engine.spec.name = Some(value.to_owned()),
-            "dir" => engine.spec.dir = Some(value.into()),
-            "args" => {
-                engine.spec.args = value.split_ascii_whitespace().map(str::to_owned).collect()
-            }
-            "proto" if value == "uci" => {}
             // fastchess's `tc=inf`: no clock; the search is bounded by nodes= or depth=.
             "tc" if value.eq_ignore_ascii_case("inf") => limits.tc = None,
             "tc" => limits.tc = Some(value.parse().map_err(|e: String| bad(&e))?),
@@ -32,16 +29,14 @@ pub fn apply_words(engine: &mut EngineConfig, words: &[String]) -> Result<(), St
             "timemargin" => {
                 limits.margin_ms = value.parse().map_err(|_| bad("expected milliseconds"))?
             }
-            _ => match key.strip_prefix("option.") {
-                Some(name) if !name.is_empty() => engine.spec.set_option(name, value),
-                _ => return Err(unknown_setting(key, value)),
-            },
+            _ => return Err(unknown_setting(key, value, &SETTINGS)),
         }
     }
     Ok(())
 }
 
-/// The engine settings, for messages (`option.NAME=` stands for every UCI option).
+/// The settings of a match's engine, for messages: the engine's own (`uci::ENGINE_KEYS`) and
+/// its search limits (`option.NAME=` stands for every UCI option).
 const SETTINGS: [&str; 10] = [
     "cmd",
     "name",
@@ -54,48 +49,6 @@ const SETTINGS: [&str; 10] = [
     "timemargin",
     "proto",
 ];
-
-/// UCI options engines commonly declare, spelled as they declare them (UCI option names are
-/// case-insensitive, but a suggestion should look like the engine's own).
-const COMMON_OPTIONS: [&str; 12] = [
-    "Hash",
-    "Threads",
-    "MultiPV",
-    "Ponder",
-    "Move Overhead",
-    "SyzygyPath",
-    "EvalFile",
-    "UCI_Chess960",
-    "UCI_Elo",
-    "UCI_LimitStrength",
-    "Skill Level",
-    "Contempt",
-];
-
-/// `hash=16`: what the settings are, and the one probably meant (a typo of a setting, or a UCI
-/// option without its `option.`).
-fn unknown_setting(key: &str, value: &str) -> String {
-    let list: Vec<String> = SETTINGS[..9].iter().map(|k| format!("{k}=")).collect();
-    let guess = match crate::report::suggest::nearest(key, &SETTINGS) {
-        Some(setting) => format!("{setting}={value}"),
-        None => {
-            let option = COMMON_OPTIONS
-                .iter()
-                .find(|o| o.eq_ignore_ascii_case(key))
-                .map_or(key, |o| *o);
-            if option.contains(' ') {
-                format!("\"option.{option}={value}\"")
-            } else {
-                format!("option.{option}={value}")
-            }
-        }
-    };
-    format!(
-        "unknown engine setting `{key}` (in `{key}={value}`); did you mean `{guess}`? The \
-         settings are {} and option.NAME=VALUE for any UCI option of the engine",
-        list.join(", ")
-    )
-}
 
 /// A word without `=`: a program given without `cmd=`, or a time control without `tc=`.
 fn not_key_value(word: &str) -> String {
@@ -234,6 +187,13 @@ mod tests {
             .unwrap()
             .limits
             .is_bounded());
+    }
+
+    #[test]
+    fn a_matchs_engine_is_described_as_every_command_describes_one() {
+        let words = w("cmd=/opt/e name=e dir=/tmp args=-x option.Hash=16 proto=uci");
+        let (spec, _) = crate::uci::engine_spec(&words, &[]).unwrap();
+        assert_eq!(engine_from_words(&[], &words).unwrap().spec, spec);
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! UCI client: spawn an engine process, handshake, options, go/stop, timeouts, crash detection.
+//! UCI client: spawn an engine process, handshake, options, go/stop, timeouts, crash detection;
+//! the one pool of engines for jobs that search many positions ([`pool`]).
 //!
 //! ```text
 //! let mut e = Engine::start(&EngineSpec::new("/usr/games/stockfish").option("Hash", "16"), secs(10))?;
@@ -16,6 +17,7 @@ pub mod flight;
 mod info;
 pub mod log;
 pub mod option;
+pub mod pool;
 pub mod reader;
 mod spec;
 
@@ -23,7 +25,9 @@ pub use engine::{command_line, Engine, SearchResult, StartError};
 pub use error::UciError;
 pub use info::{BestMove, Info, Score};
 pub use log::TrafficLog;
-pub use spec::{engine_spec, EngineSpec, GoParams, SpecError};
+pub use spec::{
+    apply_engine_word, engine_spec, unknown_setting, EngineSpec, GoParams, SpecError, ENGINE_KEYS,
+};
 
 #[cfg(test)]
 pub(crate) mod tests;
