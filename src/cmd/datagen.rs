@@ -124,9 +124,9 @@ struct Bar(Option<ProgressBar>);
 impl datagen_run::Progress for Bar {
     fn start(&mut self, have: usize, want: usize) {
         let bar = ProgressBar::new(want as u64).with_position(have as u64);
-        if let Ok(style) =
-            ProgressStyle::with_template("{pos}/{len} positions [{elapsed_precise}] {wide_bar} {msg}")
-        {
+        if let Ok(style) = ProgressStyle::with_template(
+            "{pos}/{len} positions [{elapsed_precise}] {wide_bar} {msg}",
+        ) {
             bar.set_style(style);
         }
         self.0 = Some(bar);

@@ -6,11 +6,11 @@ use super::sprt::{play, Args, Stored};
 use crate::stats::Sprt;
 use crate::tournament::cli::{build_config_from_words, own_words, parse_stored};
 use crate::tournament::interrupt;
+use crate::tournament::naming::{main_of, stage_file};
 use crate::tournament::resume::ResultsFile;
 use crate::tournament::revision::{build_revision, repo_root};
 use crate::tournament::stages::{
-    main_of, pin_revisions, report, run_stages, stage_file, verdict_words, StageResult, StageSpec,
-    STAGES,
+    pin_revisions, report, run_stages, verdict_words, StageResult, StageSpec, STAGES,
 };
 use anyhow::{bail, Context as _};
 use clap::Parser as _;

@@ -84,7 +84,10 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let cfg = config(&args)?;
     interrupt::install();
-    let mut bar = Bar { quiet: args.quiet, bar: None };
+    let mut bar = Bar {
+        quiet: args.quiet,
+        bar: None,
+    };
     let outcome = spsa_run::run(&cfg, &mut bar)?;
     if let Some(bar) = &bar.bar {
         bar.finish_and_clear();

@@ -180,7 +180,12 @@ fn iterate(
         }
         let t = played.pairings[0].tracker.trinomial();
         update(&mut outcome.params, &d, t.wins as f64 - t.losses as f64);
-        history::append_row(&outcome.out, k, [t.wins, t.losses, t.draws], &outcome.params)?;
+        history::append_row(
+            &outcome.out,
+            k,
+            [t.wins, t.losses, t.draws],
+            &outcome.params,
+        )?;
         progress.iteration(k, &outcome.params);
     }
     Ok(None)

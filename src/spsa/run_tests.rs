@@ -54,7 +54,11 @@ fn rows(out: &Path) -> Vec<(u32, [u64; 3], f64)> {
         .map(|l| {
             let f: Vec<&str> = l.split(',').collect();
             let n = |i: usize| f[i].parse::<u64>().unwrap();
-            (f[0].parse().unwrap(), [n(1), n(2), n(3)], f[4].parse().unwrap())
+            (
+                f[0].parse().unwrap(),
+                [n(1), n(2), n(3)],
+                f[4].parse().unwrap(),
+            )
         })
         .collect()
 }
