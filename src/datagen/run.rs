@@ -1,14 +1,17 @@
-//! The self-play data generation loop: one searcher per worker thread plays games
-//! ([`selfplay::play_game`]) until the output holds the positions asked for; the calling
-//! thread writes every game's positions as it arrives, so a killed run loses at most the games
-//! in flight, and a restarted one continues where the file stops. `harness datagen` parses its
-//! command line into a [`Config`] and calls [`run`].
+//! The jobs that fill a file of labelled positions. Self-play ([`run`]): one searcher per
+//! worker thread plays games ([`selfplay::play_game`]) until the output holds the positions
+//! asked for; the calling thread writes every game's positions as it arrives, so a killed run
+//! loses at most the games in flight, and a restarted one continues where the file stops.
+//! Extraction ([`extract_files`]): the quiet positions of PGN files' games, appended without
+//! repeats. `harness datagen` and `harness extract` parse their command lines and call these.
 
+use super::extract;
 use super::labels::LabelWriter;
 use super::selfplay::{self, GameOptions};
 use crate::game::Variant;
 use crate::tournament::book;
 use crate::tune::dataset::Record;
+use anyhow::Context;
 use sable::rng::Rng;
 use sable::search::Searcher;
 use shakmaty::Chess;
@@ -138,6 +141,48 @@ fn worker(cfg: &Config, seed: u64, stop: &AtomicBool, tx: &mpsc::Sender<Vec<Reco
     }
 }
 
+/// What extraction found in one PGN file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileExtract {
+    /// Games read, games skipped and quiet positions found.
+    pub summary: extract::Summary,
+    /// Positions not in the output before.
+    pub new: usize,
+    /// Why games were skipped (a few).
+    pub problems: Vec<String>,
+}
+
+/// Appends the quiet positions of every game in `pgns` to `out` (positions already there are
+/// not repeated); `each` hears of every file when it is done. Returns the positions in `out`
+/// and how many were added.
+pub fn extract_files(
+    pgns: &[PathBuf],
+    out: &Path,
+    opt: &extract::Options,
+    mut each: impl FnMut(&Path, &FileExtract),
+) -> anyhow::Result<(usize, usize)> {
+    let mut w = LabelWriter::open(out)?;
+    let before = w.count;
+    for path in pgns {
+        let file =
+            std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
+        let (recs, summary, problems) = extract::from_pgn(std::io::BufReader::new(file), opt)
+            .with_context(|| format!("reading {}", path.display()))?;
+        let mut new = 0;
+        for r in &recs {
+            new += usize::from(w.write(r)?);
+        }
+        let found = FileExtract {
+            summary,
+            new,
+            problems,
+        };
+        each(path, &found);
+    }
+    w.flush()?;
+    Ok((w.count, w.count - before))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -221,6 +266,52 @@ mod tests {
             .map(|r| super::super::labels::key(&r.fen))
             .collect();
         assert_eq!(keys.len(), more.total);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn extraction_appends_each_files_new_positions_once() {
+        let dir = crate::test_dir("datagen-extract");
+        let (pgn, out) = (dir.join("games.pgn"), dir.join("data.csv"));
+        std::fs::remove_file(&out).ok();
+        std::fs::write(
+            &pgn,
+            "[Event \"t\"]\n[Result \"1-0\"]\n\n1. e4 {+0.30/10} e5 {-0.25/10} 2. Nf3 {+0.35/9} \
+             Nc6 {-0.3/9} 3. Bb5 {+0.3/9} a6 {-0.2/9} 1-0\n\n[Event \"bad\"]\n[Result \"0-1\"]\n\n\
+             1. e4 e4 0-1\n",
+        )
+        .unwrap();
+        let opt = extract::Options {
+            per_game: 0,
+            skip_plies: 0,
+            seed: 1,
+        };
+        let mut heard = Vec::new();
+        let (total, added) = extract_files(&[pgn.clone()], &out, &opt, |p, f| {
+            heard.push((p.to_owned(), f.clone()))
+        })
+        .unwrap();
+        assert_eq!(heard.len(), 1);
+        let (path, found) = &heard[0];
+        assert_eq!(path, &pgn);
+        assert_eq!((found.summary.games, found.summary.bad_games), (2, 1));
+        assert!(
+            added > 0 && found.new == added && total == added,
+            "{found:?}"
+        );
+        assert_eq!(
+            dataset::read_file(&out, false).unwrap().records.len(),
+            total
+        );
+        // Both files again: nothing new, the file as it was.
+        let again = extract_files(&[pgn.clone(), pgn.clone()], &out, &opt, |_, f| {
+            assert_eq!(f.new, 0)
+        })
+        .unwrap();
+        assert_eq!(again, (total, 0));
+        let missing = dir.join("none.pgn");
+        let err = extract_files(&[missing], &out, &opt, |_, _| {}).unwrap_err();
+        assert!(format!("{err:#}").contains("none.pgn"), "{err:#}");
         std::fs::remove_dir_all(&dir).ok();
     }
 }
