@@ -3,7 +3,7 @@
 
 use crate::datagen::run::{self as datagen_run, read_book, Summary};
 use crate::datagen::selfplay::GameOptions;
-use crate::tablebase::TbArgs;
+use crate::tablebase::{SyzygyRule, TbArgs};
 use indicatif::{ProgressBar, ProgressStyle};
 use sable::search::Limits;
 use std::path::PathBuf;
@@ -80,20 +80,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let cfg = datagen_run::Config {
         out: args.out.clone(),
         positions: args.positions,
-        game: GameOptions {
-            limits: match args.depth {
-                Some(d) => Limits::depth(d),
-                None => Limits::nodes(args.nodes),
-            },
-            random_plies: args.random_plies,
-            win_score: args.win_score,
-            win_plies: args.win_plies,
-            draw_score: args.draw_score,
-            draw_plies: args.draw_plies,
-            draw_after: args.draw_after,
-            max_plies: args.max_plies,
-            syzygy,
-        },
+        game: game_options(&args, syzygy),
         book,
         threads: args.threads,
         hash: args.hash,
@@ -116,6 +103,24 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         s.new as f64 / s.seconds
     );
     Ok(0)
+}
+
+/// How each game is played and adjudicated.
+fn game_options(args: &Args, syzygy: Option<SyzygyRule>) -> GameOptions {
+    GameOptions {
+        limits: match args.depth {
+            Some(d) => Limits::depth(d),
+            None => Limits::nodes(args.nodes),
+        },
+        random_plies: args.random_plies,
+        win_score: args.win_score,
+        win_plies: args.win_plies,
+        draw_score: args.draw_score,
+        draw_plies: args.draw_plies,
+        draw_after: args.draw_after,
+        max_plies: args.max_plies,
+        syzygy,
+    }
 }
 
 /// The progress bar, drawn once games are played.

@@ -76,7 +76,7 @@ pub struct Outcome {
     pub out: PathBuf,
     /// The values at the end (empty when it never started).
     pub params: Vec<Param>,
-    /// The values at the start of the run (of its first iteration, for a resumed run too).
+    /// The values when this call began: the start values, or those a resumed run had reached.
     pub start: Vec<f64>,
     /// Engine faults over the iterations of this call (each cost its game).
     pub faults: u64,
