@@ -287,7 +287,7 @@ mod tests {
             seed: 1,
         };
         let mut heard = Vec::new();
-        let (total, added) = extract_files(&[pgn.clone()], &out, &opt, |p, f| {
+        let (total, added) = extract_files(std::slice::from_ref(&pgn), &out, &opt, |p, f| {
             heard.push((p.to_owned(), f.clone()))
         })
         .unwrap();

@@ -168,9 +168,11 @@ impl Tally {
         o.faults[engine].add(f.kind);
         let rules = &cfg.fault_rules;
         let run = self.consecutive[engine];
+        // A settled run's verdict stands: its late faults are counted, they stop nothing.
         if settled {
             return;
-        } else if !cfg.recover && f.kind.needs_restart() {
+        }
+        if !cfg.recover && f.kind.needs_restart() {
             o.stopped = Some(Stop::Fault(format!(
                 "{} ({}), and --recover is off",
                 e.reason, f.detail
