@@ -113,6 +113,26 @@ mod tests {
     }
 
     #[test]
+    fn a_stop_outranks_the_decision_in_the_exit_code() {
+        let cfg = MatchConfig::new(vec![engine("dev", "0"), engine("base", "0")], Vec::new());
+        let mut o = super::super::tally::Tally::new(&cfg, 10).outcome;
+        assert_eq!(exit_code(&o), EXIT_UNDECIDED);
+        for (decision, exit) in [
+            (Decision::Continue, EXIT_UNDECIDED),
+            (Decision::AcceptH1, EXIT_H1),
+            (Decision::AcceptH0, EXIT_H0),
+        ] {
+            o.decision = Some(decision);
+            o.stopped = None;
+            assert_eq!(exit_code(&o), exit);
+            o.stopped = Some(Stop::Setup("no engine".into()));
+            assert_eq!(exit_code(&o), EXIT_NO_VERDICT);
+            o.stopped = Some(Stop::Interrupted);
+            assert_eq!(exit_code(&o), interrupt::EXIT_INTERRUPTED);
+        }
+    }
+
+    #[test]
     fn an_sprt_stops_at_its_bound_with_its_exit_code_and_chart() {
         let dir = crate::test_dir("tournament-sprt");
         std::fs::remove_dir_all(&dir).ok();
