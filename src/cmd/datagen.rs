@@ -1,19 +1,12 @@
-//! `harness datagen`: labelled positions from self-play of the in-process engine, one searcher
-//! per rayon worker. Appends to its output and continues where a previous run stopped.
+//! `harness datagen`: labelled positions from self-play of the in-process engine. The command
+//! line becomes a [`crate::datagen::run::Config`]; the loop is [`crate::datagen::run::run`].
 
-use crate::datagen::labels::LabelWriter;
-use crate::datagen::selfplay::{self, GameOptions};
-use crate::game::Variant;
-use crate::openings as book;
-use crate::tablebase::TbArgs;
+use crate::datagen::run::{self as datagen_run, read_book, Summary};
+use crate::datagen::selfplay::GameOptions;
+use crate::tablebase::{SyzygyRule, TbArgs};
 use indicatif::{ProgressBar, ProgressStyle};
-use sable::rng::Rng;
-use sable::search::{Limits, Searcher};
-use shakmaty::Chess;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
-use std::time::Instant;
+use sable::search::Limits;
+use std::path::PathBuf;
 
 /// Options of this subcommand.
 #[derive(clap::Args, Debug)]
@@ -68,16 +61,6 @@ pub struct Args {
     pub tb: TbArgs,
 }
 
-/// The book's positions (EPD or FEN lines, as a match's `--openings format=epd` reads them).
-fn read_book(path: &Path) -> anyhow::Result<Vec<Chess>> {
-    let openings = book::read_epd(path, Variant::Standard).map_err(anyhow::Error::msg)?;
-    anyhow::ensure!(!openings.is_empty(), "{}: no positions", path.display());
-    openings
-        .iter()
-        .map(|o| o.position(Variant::Standard).map_err(anyhow::Error::msg))
-        .collect()
-}
-
 /// Runs the subcommand; returns the process exit code.
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let book = args
@@ -86,12 +69,6 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         .map(read_book)
         .transpose()?
         .unwrap_or_default();
-    let mut writer = LabelWriter::open(&args.out)?;
-    let start_count = writer.count;
-    if start_count >= args.positions {
-        println!("{}: already {} positions", args.out.display(), start_count);
-        return Ok(0);
-    }
     let syzygy = match args.tb.rule()? {
         Some((rule, warnings)) => {
             eprintln!("Syzygy: {}", rule.tables.describe());
@@ -100,7 +77,37 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         }
         None => None,
     };
-    let opt = GameOptions {
+    let cfg = datagen_run::Config {
+        out: args.out.clone(),
+        positions: args.positions,
+        game: game_options(&args, syzygy),
+        book,
+        threads: args.threads,
+        hash: args.hash,
+        seed: args.seed,
+    };
+    let mut bar = Bar(None);
+    let s = datagen_run::run(&cfg, &mut bar)?;
+    let Some(bar) = bar.0 else {
+        println!("{}: already {} positions", args.out.display(), s.total);
+        return Ok(0);
+    };
+    bar.finish();
+    println!(
+        "{}: {} positions ({} new from {} games in {:.1}s, {:.0} positions/s)",
+        args.out.display(),
+        s.total,
+        s.new,
+        s.games,
+        s.seconds,
+        s.new as f64 / s.seconds
+    );
+    Ok(0)
+}
+
+/// How each game is played and adjudicated.
+fn game_options(args: &Args, syzygy: Option<SyzygyRule>) -> GameOptions {
+    GameOptions {
         limits: match args.depth {
             Some(d) => Limits::depth(d),
             None => Limits::nodes(args.nodes),
@@ -113,70 +120,31 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         draw_after: args.draw_after,
         max_plies: args.max_plies,
         syzygy,
-    };
-    let threads = if args.threads == 0 {
-        rayon::current_num_threads()
-    } else {
-        args.threads
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()?;
-    let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel();
-    let bar = ProgressBar::new(args.positions as u64).with_position(start_count as u64);
-    bar.set_style(ProgressStyle::with_template(
-        "{pos}/{len} positions [{elapsed_precise}] {wide_bar} {msg}",
-    )?);
-    let t0 = Instant::now();
-    let mut games = 0u64;
-    pool.in_place_scope(|s| -> anyhow::Result<()> {
-        for w in 0..threads {
-            let tx = tx.clone();
-            let (opt, book, stop) = (&opt, &book, &stop);
-            let seed =
-                args.seed ^ ((start_count as u64) << 20) ^ (w as u64).wrapping_mul(0x9E37_79B9);
-            let hash = args.hash;
-            s.spawn(move |_| {
-                let mut searcher = Searcher::new(hash);
-                let mut rng = Rng::from_seed(seed);
-                while !stop.load(Ordering::Relaxed) {
-                    let recs = selfplay::play_game(&mut searcher, opt, book, &mut rng, stop);
-                    if tx.send(recs).is_err() {
-                        break;
-                    }
-                }
-            });
+    }
+}
+
+/// The progress bar, drawn once games are played.
+struct Bar(Option<ProgressBar>);
+
+impl datagen_run::Progress for Bar {
+    fn start(&mut self, have: usize, want: usize) {
+        let bar = ProgressBar::new(want as u64).with_position(have as u64);
+        if let Ok(style) = ProgressStyle::with_template(
+            "{pos}/{len} positions [{elapsed_precise}] {wide_bar} {msg}",
+        ) {
+            bar.set_style(style);
         }
-        drop(tx);
-        for recs in rx.iter() {
-            games += 1;
-            for r in &recs {
-                writer.write(r)?;
-            }
-            writer.flush()?;
-            let new = writer.count - start_count;
-            bar.set_position(writer.count as u64);
+        self.0 = Some(bar);
+    }
+
+    fn game(&mut self, s: &Summary) {
+        if let Some(bar) = &self.0 {
+            bar.set_position(s.total as u64);
             bar.set_message(format!(
-                "{games} games, {:.0} pos/s",
-                new as f64 / t0.elapsed().as_secs_f64()
+                "{} games, {:.0} pos/s",
+                s.games,
+                s.new as f64 / s.seconds
             ));
-            if writer.count >= args.positions {
-                stop.store(true, Ordering::Relaxed);
-            }
         }
-        Ok(())
-    })?;
-    bar.finish();
-    let new = writer.count - start_count;
-    println!(
-        "{}: {} positions ({} new from {} games in {:.1}s, {:.0} positions/s)",
-        args.out.display(),
-        writer.count,
-        new,
-        games,
-        t0.elapsed().as_secs_f64(),
-        new as f64 / t0.elapsed().as_secs_f64()
-    );
-    Ok(0)
+    }
 }

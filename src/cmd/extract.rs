@@ -1,8 +1,7 @@
 //! `harness extract GAMES.pgn`: labelled quiet positions from PGN games.
 
-use crate::datagen::extract::{self, Options};
-use crate::datagen::labels::LabelWriter;
-use anyhow::Context;
+use crate::datagen::extract::Options;
+use crate::datagen::run::extract_files;
 use std::path::PathBuf;
 
 /// Options of this subcommand.
@@ -27,40 +26,25 @@ pub struct Args {
 
 /// Runs the subcommand; returns the process exit code.
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let mut w = LabelWriter::open(&args.out)?;
-    let before = w.count;
     let opt = Options {
         per_game: args.per_game,
         skip_plies: args.skip_plies,
         seed: args.seed,
     };
-    for path in &args.pgn {
-        let file =
-            std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
-        let (recs, sum, problems) = extract::from_pgn(std::io::BufReader::new(file), &opt)
-            .with_context(|| format!("reading {}", path.display()))?;
-        for p in problems.iter().take(5) {
+    let (total, added) = extract_files(&args.pgn, &args.out, &opt, |path, found| {
+        for p in found.problems.iter().take(5) {
             eprintln!("{}: {p} (skipped)", path.display());
         }
-        let mut new = 0;
-        for r in &recs {
-            new += w.write(r)? as usize;
-        }
+        let sum = &found.summary;
         eprintln!(
             "{}: {} games ({} skipped), {} quiet positions, {} new",
             path.display(),
             sum.games,
             sum.bad_games,
             sum.positions,
-            new
+            found.new
         );
-    }
-    w.flush()?;
-    println!(
-        "{}: {} positions ({} added)",
-        args.out.display(),
-        w.count,
-        w.count - before
-    );
+    })?;
+    println!("{}: {total} positions ({added} added)", args.out.display());
     Ok(0)
 }

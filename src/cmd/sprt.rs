@@ -1,11 +1,11 @@
 //! `harness sprt`: a match between two engines that stops when the GSPRT decides.
 
-use crate::stats::{chart::sprt_chart, Decision, Model, Sprt};
+use crate::stats::{Decision, Model, Sprt};
 use crate::tournament::cli::{build_config, parse_stored, resumed_config, MatchArgs};
 use crate::tournament::config::Stop;
 use crate::tournament::report::{print_final, print_speed};
 use crate::tournament::syzygy_report::print_syzygy_line;
-use crate::tournament::{interrupt, naming, run_match, MatchConfig, MatchOutcome, EXIT_NO_VERDICT};
+use crate::tournament::{self, interrupt, MatchConfig, MatchOutcome};
 use clap::Parser;
 use std::path::PathBuf;
 
@@ -94,52 +94,18 @@ pub(crate) fn play(
     sprt: Sprt,
     plot: Option<&std::path::Path>,
 ) -> anyhow::Result<(i32, MatchOutcome)> {
-    check_two_engines(cfg)?;
-    cfg.sprt = Some(sprt);
-    let cfg = &*cfg;
-    let start = std::time::Instant::now();
-    let outcome = run_match(cfg)?;
+    let run = tournament::sprt::play(cfg, sprt, plot)?;
+    let outcome = run.outcome;
     print_final(cfg, &outcome);
     print_syzygy_line(cfg)?;
-    print_speed(&outcome, start.elapsed());
-    if !outcome.history.is_empty() {
-        let title = format!("{} vs {}", outcome.names[0], outcome.names[1]);
-        let plot = match (plot, &cfg.results) {
-            (Some(plot), _) => plot.to_path_buf(),
-            (None, Some(results)) => naming::sibling(results, "svg"),
-            (None, None) => PathBuf::from("sprt.svg"),
-        };
-        sprt_chart(&outcome.history, &sprt, &title, &plot)?;
+    print_speed(&outcome, run.wall);
+    if let Some(plot) = &run.chart {
         println!("Chart: {}", plot.display());
     }
     match &outcome.stopped {
-        Some(Stop::Interrupted) => {
-            println!("SPRT: not finished (interrupted)");
-            return Ok((interrupt::EXIT_INTERRUPTED, outcome));
-        }
-        Some(_) => {
-            println!("SPRT: no verdict");
-            return Ok((EXIT_NO_VERDICT, outcome));
-        }
-        None => {}
+        Some(Stop::Interrupted) => println!("SPRT: not finished (interrupted)"),
+        Some(_) => println!("SPRT: no verdict"),
+        None => println!("SPRT: {}", outcome.decision.unwrap_or(Decision::Continue)),
     }
-    let decision = outcome.decision.unwrap_or(Decision::Continue);
-    println!("SPRT: {decision}");
-    let code = match decision {
-        Decision::AcceptH1 => 0,
-        Decision::AcceptH0 => 1,
-        Decision::Continue => 3,
-    };
-    Ok((code, outcome))
-}
-
-/// An SPRT compares two engines; `--engine` can name more, which clap cannot forbid.
-fn check_two_engines(cfg: &MatchConfig) -> anyhow::Result<()> {
-    if cfg.engines.len() != 2 {
-        anyhow::bail!(
-            "an SPRT needs exactly two engines (got {})",
-            cfg.engines.len()
-        );
-    }
-    Ok(())
+    Ok((run.exit, outcome))
 }

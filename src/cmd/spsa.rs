@@ -1,27 +1,18 @@
 //! `harness spsa`: tune an engine's search parameters by SPSA over self-play games, as OpenBench
-//! does, on this machine. Each iteration plays `--pairs-per` game pairs of theta + c against
-//! theta - c through the match runner (books, adjudication, fault rules, logs: the same games as
-//! `harness match`), then moves theta. One CSV row per iteration is the record and the resume
-//! file; `--plot` draws every parameter's path.
+//! does, on this machine. The command line becomes a [`crate::spsa::run::Config`]; the loop is
+//! [`crate::spsa::run::run`]; this prints its progress and the tuned values.
 
 use crate::game::Variant;
 use crate::openings::openings_from_words;
-use crate::report::plot::{write_svg, LineChart};
-use crate::spsa::defaults::write_rust_defaults;
-use crate::spsa::{
-    format_value, history, iteration_openings, params_from_engine, parse_input, perturb, update,
-    Param, Schedule,
-};
+use crate::spsa::run::{self as spsa_run, Ended, Outcome};
+use crate::spsa::{format_value, parse_input, Param};
 use crate::tablebase::TbArgs;
 use crate::tournament::cli::syzygy_rule;
-use crate::tournament::config::Stop;
 use crate::tournament::engine_args::{adjudication, engine_from_words};
-use crate::tournament::preflight::missing_program;
-use crate::tournament::revision::resolve_engine_revision;
-use crate::tournament::{interrupt, lock, naming, run_match, MatchConfig};
-use anyhow::{bail, Context};
+use crate::tournament::interrupt;
+use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Options of this subcommand.
 #[derive(clap::Args, Debug)]
@@ -91,15 +82,53 @@ pub struct Args {
 /// Runs the tuner; exit code 0 when the planned iterations are done, 130 when interrupted
 /// (resumable), 4 when the engine's faults stopped it.
 pub fn run(args: Args) -> anyhow::Result<i32> {
+    let cfg = config(&args)?;
+    interrupt::install();
+    let mut bar = Bar {
+        quiet: args.quiet,
+        bar: None,
+    };
+    let outcome = spsa_run::run(&cfg, &mut bar)?;
+    if let Some(bar) = &bar.bar {
+        bar.finish_and_clear();
+    }
+    match &outcome.ended {
+        Ended::NotStarted(why) => {
+            eprintln!("SPSA stopped before it started: {why}");
+            return Ok(crate::tournament::EXIT_NO_VERDICT);
+        }
+        Ended::Stopped(k, why) => {
+            eprintln!("SPSA stopped in iteration {k}, no update from it: {why}");
+            return Ok(crate::tournament::EXIT_NO_VERDICT);
+        }
+        Ended::Interrupted(k) => println!(
+            "Interrupted in iteration {k}: {} iterations recorded in {}. To continue: \
+             harness spsa ... --resume (the same command with --resume)",
+            k - 1,
+            outcome.out.display()
+        ),
+        Ended::Done if outcome.faults > 0 => eprintln!(
+            "warning: {} engine faults over the run (each cost its game)",
+            outcome.faults
+        ),
+        Ended::Done => {}
+    }
+    print_values(&outcome);
+    Ok(match outcome.ended {
+        Ended::Interrupted(_) => interrupt::EXIT_INTERRUPTED,
+        _ => 0,
+    })
+}
+
+/// The run's [`spsa_run::Config`]: every input file is read here, before anything slow happens
+/// (a `rev:` build, the engine's start).
+fn config(args: &Args) -> anyhow::Result<spsa_run::Config> {
     let mut engine = engine_from_words(&args.each, &args.engine).map_err(anyhow::Error::msg)?;
     if args.variant == Variant::Chess960 {
         engine.spec.set_option("UCI_Chess960", "true");
     }
-    if args.iterations == 0 || args.pairs_per == 0 {
-        bail!("--iterations and --pairs-per must be at least 1");
-    }
-    // Every input file is read before anything slow happens (a `rev:` build, the engine's start).
-    let given_params = match &args.params {
+    spsa_run::check_counts(args.iterations, args.pairs_per)?;
+    let params = match &args.params {
         Some(path) => {
             let text = std::fs::read_to_string(path).with_context(|| {
                 format!("cannot read the SPSA input (--params) {}", path.display())
@@ -112,162 +141,52 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let mut adjudication =
         adjudication(&args.draw, &args.resign, args.maxmoves).map_err(anyhow::Error::msg)?;
     adjudication.syzygy = syzygy_rule(&args.tb, args.quiet)?;
-    resolve_engine_revision(&mut engine, !args.quiet).map_err(anyhow::Error::msg)?;
-    if let Some(why) = missing_program(&engine.spec) {
-        eprintln!("SPSA stopped before it started: {why}");
-        return Ok(crate::tournament::EXIT_NO_VERDICT);
-    }
-    let out = out_file(&args, &engine.spec.display_name())?;
-    let plot = args
-        .plot
-        .clone()
-        .unwrap_or_else(|| naming::sibling(&out, "svg"));
-    let mut params = match given_params {
-        Some(params) => params,
-        None => params_from_engine(&engine.spec)?,
-    };
-    let run_lock = lock::acquire(&out, "harness spsa")?;
-    if let Some(note) = &run_lock.taken_over {
-        eprintln!("note: {note}");
-    }
-    let mut done = 0;
-    if args.resume {
-        done = history::resume(&out, &mut params)?;
-    } else if out.exists() {
-        bail!(
-            "{} already holds an SPSA run; it is never overwritten. Continue it with the same \
-             command and --resume, or choose another file with --out",
-            out.display()
-        );
-    } else {
-        history::create(&out, &params)?;
-    }
-    let start_values: Vec<f64> = params.iter().map(|p| p.value).collect();
-    let schedule = Schedule::new(args.iterations);
-    interrupt::install();
-    let bar = progress(&args, done);
-    let mut faults = 0;
-    for k in done + 1..=args.iterations {
-        let d = perturb(&params, &schedule, args.seed, k);
-        let side = |name: &str, values: Vec<f64>| {
-            let mut e = engine.clone();
-            e.spec.name = Some(name.into());
-            for (p, v) in params.iter().zip(values) {
-                e.spec.set_option(&p.name, &format_value(p, v));
-            }
-            e
-        };
-        let dev = side("theta+c", d.iter().map(|x| x.dev).collect());
-        let base = side("theta-c", d.iter().map(|x| x.base).collect());
-        let mut cfg = MatchConfig::new(
-            vec![dev, base],
-            iteration_openings(&book, k, args.pairs_per),
-        );
-        cfg.book_name = book_name.clone();
-        cfg.rounds = args.pairs_per;
-        cfg.concurrency = args.concurrency;
-        cfg.adjudication = adjudication;
-        cfg.event = format!("SPSA iteration {k}");
-        cfg.variant = args.variant;
-        let outcome = run_match(&cfg)?;
-        faults += outcome.total_faults().total();
-        match &outcome.stopped {
-            None => {}
-            Some(Stop::Interrupted) => {
-                bar.finish_and_clear();
-                println!(
-                    "Interrupted in iteration {k}: {} iterations recorded in {}. To continue: \
-                     harness spsa ... --resume (the same command with --resume)",
-                    k - 1,
-                    out.display()
-                );
-                finish(&args, &params, &start_values, (&out, &plot))?;
-                return Ok(interrupt::EXIT_INTERRUPTED);
-            }
-            Some(why) => {
-                bar.finish_and_clear();
-                eprintln!("SPSA stopped in iteration {k}, no update from it: {why}");
-                return Ok(crate::tournament::EXIT_NO_VERDICT);
-            }
-        }
-        let t = outcome.pairings[0].tracker.trinomial();
-        update(&mut params, &d, t.wins as f64 - t.losses as f64);
-        history::append_row(&out, k, [t.wins, t.losses, t.draws], &params)?;
-        bar.inc(1);
-        bar.set_message(summary_message(&params));
-    }
-    bar.finish_and_clear();
-    if faults > 0 {
-        eprintln!("warning: {faults} engine faults over the run (each cost its game)");
-    }
-    finish(&args, &params, &start_values, (&out, &plot))?;
-    Ok(0)
+    Ok(spsa_run::Config {
+        engine,
+        params,
+        iterations: args.iterations,
+        pairs_per: args.pairs_per,
+        concurrency: args.concurrency,
+        book,
+        book_name,
+        adjudication,
+        variant: args.variant,
+        seed: args.seed,
+        out: args.out.clone(),
+        resume: args.resume,
+        plot: args.plot.clone(),
+        emit_rust: args.emit_rust.clone(),
+        verbose: !args.quiet,
+    })
 }
 
-/// The run's CSV: `--out`, else the default name (kind, engine, date). With `--resume` and no
-/// `--out`, the newest default-named run of this engine here (a run started yesterday resumes
-/// today); without `--resume`, a default name already taken is numbered.
-fn out_file(args: &Args, engine: &str) -> anyhow::Result<PathBuf> {
-    if let Some(out) = &args.out {
-        return Ok(out.clone());
-    }
-    let today = naming::default_results("spsa", &[engine.to_owned()], &naming::today(), "csv");
-    if !args.resume {
-        let (free, numbered) = naming::first_free(&today);
-        if numbered {
-            eprintln!(
-                "note: {} is taken by an earlier run (continue that one with the same command \
-                 and --resume --out {}); this run writes {}",
-                today.display(),
-                today.display(),
-                free.display()
-            );
-        }
-        return Ok(free);
-    }
-    let prefix = naming::default_results("spsa", &[engine.to_owned()], "", "csv");
-    let prefix = prefix.to_string_lossy();
-    let prefix = prefix.trim_end_matches(".csv");
-    let newest = std::fs::read_dir(".")
-        .into_iter()
-        .flatten()
-        .filter_map(Result::ok)
-        .filter(|e| {
-            let name = e.file_name().to_string_lossy().into_owned();
-            // The date follows the prefix: `spsa-sable-` is no prefix of `spsa-sable-tune-...`.
-            name.strip_prefix(prefix)
-                .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
-                && name.ends_with(".csv")
-        })
-        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
-        .max();
-    match newest {
-        Some((_, path)) => {
-            let path = path.strip_prefix(".").map(PathBuf::from).unwrap_or(path);
-            eprintln!(
-                "Resuming {} (give --out FILE to resume another)",
-                path.display()
-            );
-            Ok(path)
-        }
-        None => bail!(
-            "--resume: no SPSA run of {engine} here ({prefix}*.csv); give its file with --out FILE"
-        ),
-    }
+/// The progress bar, drawn from the first iteration on (none with --quiet).
+struct Bar {
+    quiet: bool,
+    bar: Option<ProgressBar>,
 }
 
-fn progress(args: &Args, done: u32) -> ProgressBar {
-    if args.quiet {
-        return ProgressBar::hidden();
+impl spsa_run::Progress for Bar {
+    fn start(&mut self, done: u32, iterations: u32) {
+        if self.quiet {
+            return;
+        }
+        let bar = ProgressBar::new(u64::from(iterations)).with_style(
+            ProgressStyle::with_template(
+                "SPSA [{bar:30}] {pos}/{len} iterations, {elapsed} (eta {eta}) {msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar.set_position(u64::from(done));
+        self.bar = Some(bar);
     }
-    let bar = ProgressBar::new(u64::from(args.iterations)).with_style(
-        ProgressStyle::with_template(
-            "SPSA [{bar:30}] {pos}/{len} iterations, {elapsed} (eta {eta}) {msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar.set_position(u64::from(done));
-    bar
+
+    fn iteration(&mut self, _k: u32, params: &[Param]) {
+        if let Some(bar) = &self.bar {
+            bar.inc(1);
+            bar.set_message(summary_message(params));
+        }
+    }
 }
 
 fn summary_message(params: &[Param]) -> String {
@@ -279,20 +198,14 @@ fn summary_message(params: &[Param]) -> String {
         .join(" ")
 }
 
-/// Prints the values (OpenBench's output form and `setoption` lines), draws the paths and
-/// writes the Rust defaults when asked.
-fn finish(
-    args: &Args,
-    params: &[Param],
-    start: &[f64],
-    (out, plot): (&Path, &Path),
-) -> anyhow::Result<()> {
+/// The values (OpenBench's output form and `setoption` lines) and the files written.
+fn print_values(outcome: &Outcome) {
     println!("Tuned values (OpenBench's output form):");
-    for p in params {
+    for p in &outcome.params {
         println!("{}, {}", p.name, format_value(p, p.value));
     }
     println!("As UCI commands:");
-    for (p, s) in params.iter().zip(start) {
+    for (p, s) in outcome.params.iter().zip(&outcome.start) {
         println!(
             "setoption name {} value {}    (start {})",
             p.name,
@@ -300,25 +213,10 @@ fn finish(
             format_value(p, *s)
         );
     }
-    let paths = history::read_paths(out, params.len());
-    if !paths.is_empty() {
-        let charts: Vec<LineChart> = params
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                let points = paths.iter().map(|(k, v)| (f64::from(*k), v[i])).collect();
-                LineChart::new(&p.name, "iteration", "value")
-                    .series(&p.name, points)
-                    .ref_line(start[i], "start")
-                    .size(640.0, 200.0)
-            })
-            .collect();
-        write_svg(&charts, plot)?;
+    if let Some(plot) = &outcome.chart {
         println!("Paths: {}", plot.display());
     }
-    if let Some(path) = &args.emit_rust {
-        write_rust_defaults(path, params)?;
+    if let Some(path) = &outcome.emitted {
         println!("Defaults written to {}", path.display());
     }
-    Ok(())
 }

@@ -10,12 +10,12 @@ use super::rules::History;
 use super::tc::{go_params, Clock, ClockVerdict, Limits};
 use super::variant::Variant;
 use crate::uci::flight::{Bounds, Kind, Transcript};
-use crate::uci::{StartError, UciError};
+use crate::uci::{SearchResult, StartError, UciError};
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, EnPassantMode, Position};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Where a game starts: a position and book moves played from it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -194,31 +194,16 @@ fn play_recorded(
         }
         Err(Unplayed::Abandoned) => return Err(NotPlayed::Abandoned),
     };
-    let mut fault_output = Vec::new();
-    if let Some(f) = &ending.fault {
-        let player = if f.white { &mut *white } else { &mut *black };
-        if f.kind.needs_restart() {
-            player.discard();
-        }
-        // Waits for a dying engine's last stderr lines, which the transcript gets too.
-        fault_output = player.output_tail();
-    }
+    let fault_output = match &ending.fault {
+        Some(f) => faulty_output(if f.white { white } else { black }, f),
+        None => Vec::new(),
+    };
     let case = match (&ending.fault, ending.at.take()) {
         (Some(fault), Some(at)) => {
             let mut case = failure_case(white, black, opening, settings, fault, at, transcript);
             case.started = crate::report::dates::utc_timestamp(start_time);
             if fault.kind == FaultKind::IllegalMove {
-                ending.reason = case::illegal_move_reason(
-                    side_name(if fault.white {
-                        Color::White
-                    } else {
-                        Color::Black
-                    }),
-                    &fault.detail,
-                    &case.fen,
-                    &case.go,
-                    case.info.last().map(String::as_str),
-                );
+                ending.reason = illegal_move_reason(fault, &case);
             }
             case.reason = ending.reason.clone();
             Some(Box::new(case))
@@ -244,6 +229,17 @@ fn play_recorded(
     })
 }
 
+/// The last output of the engine whose fault ended the game (discarded first when it must be
+/// replaced).
+fn faulty_output(player: &mut Player, fault: &Fault) -> Vec<String> {
+    if fault.kind.needs_restart() {
+        player.discard();
+    }
+    // Waits for a dying engine's last stderr lines, which the transcript gets too.
+    player.output_tail()
+}
+
+/// The game from `opening` to its end, its moves (book moves first) into `moves`.
 fn run(
     white: &mut Player,
     black: &mut Player,
@@ -251,54 +247,96 @@ fn run(
     settings: &GameSettings,
     moves: &mut Vec<MoveRecord>,
 ) -> Result<Ending, Unplayed> {
-    let mut pos: Chess = match &opening.fen {
-        None => Chess::default(),
-        Some(_) => match (Opening {
-            fen: opening.fen.clone(),
-            ..Opening::default()
-        })
-        .position(settings.variant)
-        {
-            Ok(p) => p,
-            // Books are checked when loaded; this is only a last line of defence.
-            Err(e) => {
-                return Ok(Ending::rules(
-                    Outcome::Draw,
-                    &format!("Unusable opening: {e}"),
-                ))
-            }
-        },
+    let mut game = match Game::from_opening(opening, settings, moves) {
+        Ok(game) => game,
+        Err(unusable) => return Ok(unusable),
     };
-    let mut history = History::new(&pos);
-    for m in &opening.moves {
-        let Some(mv) = m.parse::<UciMove>().ok().and_then(|u| u.to_move(&pos).ok()) else {
-            return Ok(Ending::rules(
-                Outcome::Draw,
-                &format!("Unusable opening: illegal book move {m}"),
-            ));
-        };
-        // Sent to the engines in the variant's notation, whatever the book wrote.
-        let uci = UciMove::from_move(mv, settings.variant.castling_mode()).to_string();
-        let san = SanPlus::from_move_and_play_unchecked(&mut pos, mv).to_string();
-        history.push(&pos);
-        moves.push(MoveRecord {
-            uci,
-            san,
-            score: None,
-            depth: None,
-            nodes: None,
-            time_ms: 0,
-            book: true,
-        });
-    }
     for (color, p) in [(Color::White, &mut *white), (Color::Black, &mut *black)] {
         // A failure here means that even a freshly started process would not get ready.
         p.new_game().map_err(|e| Unplayed::Start(color, e))?;
     }
-    let uci_moves: Vec<String> = moves.iter().map(|m| m.uci.clone()).collect();
-    play_moves(
-        white, black, opening, settings, moves, pos, history, uci_moves,
-    )
+    play_moves(white, black, &mut game)
+}
+
+/// A game under way: the position and its history, the moves so far (book moves first) and
+/// the moves as sent to the engines.
+struct Game<'a> {
+    opening: &'a Opening,
+    settings: &'a GameSettings,
+    pos: Chess,
+    history: History,
+    moves: &'a mut Vec<MoveRecord>,
+    /// Every move so far in the variant's UCI notation, as the `position` command sends them.
+    played: Vec<String>,
+}
+
+impl<'a> Game<'a> {
+    /// The game after the opening's book moves, or a draw ending when the opening is unusable.
+    fn from_opening(
+        opening: &'a Opening,
+        settings: &'a GameSettings,
+        moves: &'a mut Vec<MoveRecord>,
+    ) -> Result<Game<'a>, Ending> {
+        let unusable =
+            |why: String| Ending::rules(Outcome::Draw, &format!("Unusable opening: {why}"));
+        let pos: Chess = match &opening.fen {
+            None => Chess::default(),
+            // Books are checked when loaded; this is only a last line of defence.
+            Some(_) => Opening {
+                fen: opening.fen.clone(),
+                ..Opening::default()
+            }
+            .position(settings.variant)
+            .map_err(unusable)?,
+        };
+        let history = History::new(&pos);
+        let mut game = Game {
+            opening,
+            settings,
+            pos,
+            history,
+            moves,
+            played: Vec::new(),
+        };
+        for m in &opening.moves {
+            let mv = m.parse::<UciMove>().ok();
+            let Some(mv) = mv.and_then(|u| u.to_move(&game.pos).ok()) else {
+                return Err(unusable(format!("illegal book move {m}")));
+            };
+            game.push(mv, None);
+        }
+        Ok(game)
+    }
+
+    /// Plays `mv` (legal here) and records it, with the engine's search when it is not a
+    /// book move.
+    fn push(&mut self, mv: shakmaty::Move, search: Option<&SearchResult>) {
+        // Sent to the engines in the variant's notation (king takes rook for castling in
+        // Chess960), whatever form the book or the engine wrote.
+        let uci = UciMove::from_move(mv, self.settings.variant.castling_mode()).to_string();
+        let san = SanPlus::from_move_and_play_unchecked(&mut self.pos, mv).to_string();
+        self.history.push(&self.pos);
+        let info = search.map(|r| &r.info);
+        self.moves.push(MoveRecord {
+            uci: uci.clone(),
+            san,
+            score: info.and_then(|i| i.score),
+            depth: info.and_then(|i| i.depth),
+            nodes: info.and_then(|i| i.nodes),
+            time_ms: search.map_or(0, |r| r.elapsed.as_millis() as u64),
+            book: search.is_none(),
+        });
+        self.played.push(uci);
+    }
+
+    /// Where a fault leaves the game: the position before the failing engine's move.
+    fn failure_point(&self, deadline: Duration, hung: bool) -> FailurePoint {
+        FailurePoint {
+            fen: Fen::from_position(&self.pos, EnPassantMode::Legal).to_string(),
+            deadline_ms: deadline.as_millis() as u64,
+            hung,
+        }
+    }
 }
 
 /// The case of a game lost by `fault` at `at`, from the game's transcript (its `reason` and
@@ -350,6 +388,22 @@ fn failure_case(
     }
 }
 
+/// The reason of a game lost by an illegal move, with what the engine was asked and said.
+fn illegal_move_reason(fault: &Fault, case: &FailureCase) -> String {
+    let side = if fault.white {
+        Color::White
+    } else {
+        Color::Black
+    };
+    case::illegal_move_reason(
+        side_name(side),
+        &fault.detail,
+        &case.fen,
+        &case.go,
+        case.info.last().map(String::as_str),
+    )
+}
+
 /// [`NotPlayed`] before the failing player's details are added.
 enum Unplayed {
     Start(Color, UciError),
@@ -357,120 +411,111 @@ enum Unplayed {
 }
 
 /// The moves of the game from the book position to its end.
-#[allow(clippy::too_many_arguments)]
-fn play_moves(
-    white: &mut Player,
-    black: &mut Player,
-    opening: &Opening,
-    settings: &GameSettings,
-    moves: &mut Vec<MoveRecord>,
-    mut pos: Chess,
-    mut history: History,
-    mut played: Vec<String>,
-) -> Result<Ending, Unplayed> {
+fn play_moves(white: &mut Player, black: &mut Player, game: &mut Game) -> Result<Ending, Unplayed> {
+    let settings = game.settings;
     let mut clocks = [
         Clock::new(settings.white_limits),
         Clock::new(settings.black_limits),
     ];
     let mut adjudicator = Adjudicator::new(settings.adjudication);
     loop {
-        if let Some(end) = history.ending(&pos) {
+        if let Some(end) = game.history.ending(&game.pos) {
             return Ok(Ending::rules(end.outcome, &end.reason));
         }
         if (settings.abandon)() {
             return Err(Unplayed::Abandoned);
         }
-        let turn = pos.turn();
-        let limits = if turn == Color::White {
-            settings.white_limits
-        } else {
-            settings.black_limits
-        };
-        let params = go_params(&limits, &clocks[0], &clocks[1], turn == Color::White);
-        let clock = &mut clocks[if turn == Color::White { 0 } else { 1 }];
+        let turn = game.pos.turn();
         let player = if turn == Color::White {
             &mut *white
         } else {
             &mut *black
         };
-        let opponent_can_mate = !pos.has_insufficient_material(!turn);
-        let deadline = clock.deadline();
-        // Computed only when the engine fails: the position is still the one before its move.
-        let at = |hung: bool| FailurePoint {
-            fen: Fen::from_position(&pos, EnPassantMode::Legal).to_string(),
-            deadline_ms: deadline.as_millis() as u64,
-            hung,
+        let result = match engine_move(player, game, &mut clocks) {
+            Ok(result) => result,
+            Err(lost) => return Ok(lost),
         };
-        let ping = player.ping;
-        let searched = player.engine().and_then(|e| {
-            e.set_position(opening.fen.as_deref(), &played)?;
-            e.go(&params, clock.wait(), |_| {})
-        });
-        let result = match searched {
-            Ok(r) => r,
-            Err(UciError::Timeout(_)) => {
-                // No move in time: a loss on time. Keep the engine only if it recovers promptly.
-                let recovered = player.engine().is_ok_and(|e| judge::recovers(e, ping));
-                if !recovered {
-                    player.discard();
-                }
-                let mut detail = format!("no move within {} ms", deadline.as_millis());
-                if !recovered {
-                    detail.push_str(", and no answer to stop/isready (hung)");
-                }
-                return Ok(
-                    Ending::fault(turn, FaultKind::TimeLoss, detail, opponent_can_mate)
-                        .at(at(!recovered)),
-                );
-            }
-            Err(e) => {
-                let kind = judge::fault_kind(&e);
-                return Ok(Ending::fault(turn, kind, e.to_string(), true).at(at(false)));
-            }
-        };
-        if clock.charge(result.elapsed) == ClockVerdict::Flagged {
-            let detail = format!("used {} ms", result.elapsed.as_millis());
-            return Ok(
-                Ending::fault(turn, FaultKind::TimeLoss, detail, opponent_can_mate).at(at(false)),
-            );
-        }
-        let sent = result.best.mv.clone().unwrap_or_else(|| "0000".to_owned());
-        let Some(mv) = judge::legal_move(&pos, &sent) else {
-            return Ok(Ending::fault(turn, FaultKind::IllegalMove, sent, true).at(at(false)));
-        };
-        let fullmove = pos.fullmoves().get();
-        // The opponent gets the move in the variant's notation (king takes rook for castling in
-        // Chess960), whichever form this engine sent.
-        let uci = UciMove::from_move(mv, settings.variant.castling_mode()).to_string();
-        let san = SanPlus::from_move_and_play_unchecked(&mut pos, mv).to_string();
-        history.push(&pos);
-        let info = &result.info;
-        moves.push(MoveRecord {
-            uci: uci.clone(),
-            san,
-            score: info.score,
-            depth: info.depth,
-            nodes: info.nodes,
-            time_ms: result.elapsed.as_millis() as u64,
-            book: false,
-        });
-        played.push(uci);
-        if let Some(tb) = adjudicator.tablebase(&pos, &history) {
+        let fullmove = game.pos.fullmoves().get();
+        game.push(result.1, Some(&result.0));
+        if let Some(tb) = adjudicator.tablebase(&game.pos, &game.history) {
             return Ok(adjudicated(tb.outcome, &tb.reason));
         }
-        match adjudicator.after_move(turn, fullmove, info.score) {
-            None => {}
-            Some(Verdict::Draw) => return Ok(adjudicated(Outcome::Draw, "Draw by adjudication")),
-            Some(Verdict::MaxMoves) => {
-                return Ok(adjudicated(
-                    Outcome::Draw,
-                    "Draw by adjudication: maximum moves",
-                ))
-            }
-            Some(Verdict::Resign(loser)) => {
-                let reason = format!("{} wins by adjudication", side_name(!loser));
-                return Ok(adjudicated(Outcome::win_for(!loser), &reason));
-            }
+        if let Some(verdict) = adjudicator.after_move(turn, fullmove, result.0.info.score) {
+            return Ok(adjudication_ending(verdict));
+        }
+    }
+}
+
+/// The move of the side to move, searched by `player` on its clock and judged: its search and
+/// the legal move, or the ending its fault gives the game (a loss on time, a crash, an illegal
+/// move).
+fn engine_move(
+    player: &mut Player,
+    game: &Game,
+    clocks: &mut [Clock; 2],
+) -> Result<(SearchResult, shakmaty::Move), Ending> {
+    let (pos, settings) = (&game.pos, game.settings);
+    let turn = pos.turn();
+    let limits = if turn == Color::White {
+        settings.white_limits
+    } else {
+        settings.black_limits
+    };
+    let params = go_params(&limits, &clocks[0], &clocks[1], turn == Color::White);
+    let clock = &mut clocks[if turn == Color::White { 0 } else { 1 }];
+    let opponent_can_mate = !pos.has_insufficient_material(!turn);
+    let deadline = clock.deadline();
+    // Computed only when the engine fails: the position is still the one before its move.
+    let at = |hung: bool| game.failure_point(deadline, hung);
+    let ping = player.ping;
+    let searched = player.engine().and_then(|e| {
+        e.set_position(game.opening.fen.as_deref(), &game.played)?;
+        e.go(&params, clock.wait(), |_| {})
+    });
+    let result = match searched {
+        Ok(r) => r,
+        Err(UciError::Timeout(_)) => {
+            // No move in time: a loss on time. Keep the engine only if it recovers promptly.
+            let recovered = player.engine().is_ok_and(|e| judge::recovers(e, ping));
+            let detail = no_move_in_time(player, deadline, recovered);
+            let lost = Ending::fault(turn, FaultKind::TimeLoss, detail, opponent_can_mate);
+            return Err(lost.at(at(!recovered)));
+        }
+        Err(e) => {
+            let kind = judge::fault_kind(&e);
+            return Err(Ending::fault(turn, kind, e.to_string(), true).at(at(false)));
+        }
+    };
+    if clock.charge(result.elapsed) == ClockVerdict::Flagged {
+        let detail = format!("used {} ms", result.elapsed.as_millis());
+        let lost = Ending::fault(turn, FaultKind::TimeLoss, detail, opponent_can_mate);
+        return Err(lost.at(at(false)));
+    }
+    let sent = result.best.mv.clone().unwrap_or_else(|| "0000".to_owned());
+    let Some(mv) = judge::legal_move(pos, &sent) else {
+        return Err(Ending::fault(turn, FaultKind::IllegalMove, sent, true).at(at(false)));
+    };
+    Ok((result, mv))
+}
+
+/// What a loss on time without a move says; an engine that did not recover is discarded.
+fn no_move_in_time(player: &mut Player, deadline: Duration, recovered: bool) -> String {
+    let mut detail = format!("no move within {} ms", deadline.as_millis());
+    if !recovered {
+        player.discard();
+        detail.push_str(", and no answer to stop/isready (hung)");
+    }
+    detail
+}
+
+/// The ending of a game adjudicated after a move.
+fn adjudication_ending(verdict: Verdict) -> Ending {
+    match verdict {
+        Verdict::Draw => adjudicated(Outcome::Draw, "Draw by adjudication"),
+        Verdict::MaxMoves => adjudicated(Outcome::Draw, "Draw by adjudication: maximum moves"),
+        Verdict::Resign(loser) => {
+            let reason = format!("{} wins by adjudication", side_name(!loser));
+            adjudicated(Outcome::win_for(!loser), &reason)
         }
     }
 }

@@ -2,8 +2,8 @@
 //! parameters in OpenBench's input format, its schedule for the perturbation `c` and the
 //! learning rate `r`, the perturbed pair (theta + c, theta - c) of each iteration, and the update
 //! from the pair's games. The games themselves are played by the match runner, in the loop of
-//! `harness spsa`; [`history`] is the run's record and resume file, [`defaults`] writes the
-//! tuned values back into the engine's source.
+//! [`run`] (which `harness spsa` calls); [`history`] is the run's record and resume file,
+//! [`defaults`] writes the tuned values back into the engine's source.
 //!
 //! The schedule (OpenBench's `spsa_utils.py`): with N iterations, alpha 0.602, gamma 0.101 and
 //! A = 0.1 N, a parameter with final step `c_end` and final rate `r_end` has
@@ -13,6 +13,7 @@
 
 pub mod defaults;
 pub mod history;
+pub mod run;
 
 use crate::game::Opening;
 use crate::uci::EngineSpec;
@@ -243,5 +244,7 @@ pub fn iteration_openings(book: &[Opening], k: u32, pairs: u32) -> Vec<Opening> 
         .collect()
 }
 
+#[cfg(test)]
+mod run_tests;
 #[cfg(test)]
 mod tests;

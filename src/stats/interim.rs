@@ -5,7 +5,7 @@ use std::fmt;
 
 use super::counts::PairTracker;
 use super::elo::{elo_report, EloReport};
-use super::sprt::Sprt;
+use super::sprt::{Decision, Sprt};
 
 /// An interim (or final) report of a match, shown with `Display` in fastchess's layout:
 ///
@@ -45,21 +45,22 @@ const RULE: &str = "--------------------------------------------------";
 impl InterimReport<'_> {
     /// Elo figures from the pentanomial when paired, else from the trinomial.
     pub fn elo(&self) -> EloReport {
-        if self.paired {
-            elo_report(&self.tracker.pentanomial())
-        } else {
-            elo_report(&self.tracker.trinomial())
-        }
+        elo_of_match(self.tracker, self.paired)
     }
 
-    /// LLR of the SPRT (if any) on the same counts as [`InterimReport::elo`].
+    /// LLR of the SPRT (if any) on the same counts as [`InterimReport::elo`]: the one the
+    /// runner's stopping decision reads ([`Sprt::status_of_match`]).
     pub fn llr(&self) -> Option<f64> {
-        let sprt = self.sprt?;
-        Some(if self.paired {
-            sprt.llr(&self.tracker.pentanomial())
-        } else {
-            sprt.llr(&self.tracker.trinomial())
-        })
+        Some(self.sprt?.status_of_match(self.tracker, self.paired).0)
+    }
+}
+
+/// Elo figures of a match's results: from the complete pairs when `paired`, else from every game.
+fn elo_of_match(tracker: &PairTracker, paired: bool) -> EloReport {
+    if paired {
+        elo_report(&tracker.pentanomial())
+    } else {
+        elo_report(&tracker.trinomial())
     }
 }
 
@@ -161,6 +162,20 @@ impl SprtPoint {
             elo_error: r.elo.error,
         }
     }
+
+    /// Where `sprt` stands on a match's results, read from the counts alone (no report is
+    /// built): the point for its history and the decision ([`Sprt::status_of_match`]).
+    pub fn of_match(tracker: &PairTracker, paired: bool, sprt: &Sprt) -> (SprtPoint, Decision) {
+        let (llr, decision) = sprt.status_of_match(tracker, paired);
+        let r = elo_of_match(tracker, paired);
+        let point = SprtPoint {
+            games: tracker.trinomial().games(),
+            llr,
+            elo: r.elo.value,
+            elo_error: r.elo.error,
+        };
+        (point, decision)
+    }
 }
 
 #[cfg(test)]
@@ -261,6 +276,55 @@ mod tests {
         let p = SprtPoint::from_report(&report);
         assert_eq!((p.games, p.llr), (343, 0.0));
         assert!((p.elo - 40.70).abs() < 0.01);
+    }
+
+    #[test]
+    fn the_stopping_decision_and_the_report_read_the_same_counts() {
+        let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05, Model::Normalized).unwrap();
+        // Leading, accepted and rejected results; each paired (pentanomial) and not (trinomial).
+        for (penta, wl, dd) in [
+            ([34, 54, 63, 64, 75], 30, 33),
+            ([10, 40, 300, 80, 60], 100, 200),
+            ([90, 80, 200, 40, 10], 60, 140),
+        ] {
+            let t = tracker(penta, wl, dd);
+            for paired in [true, false] {
+                let report = InterimReport {
+                    engine: "dev",
+                    opponent: "base",
+                    conditions: "",
+                    tracker: &t,
+                    paired,
+                    sprt: Some(&sprt),
+                };
+                let (point, decision) = SprtPoint::of_match(&t, paired, &sprt);
+                assert_eq!(point, SprtPoint::from_report(&report));
+                assert_eq!(decision, sprt.bounds.decide(report.llr().unwrap()));
+                // The counts a paired match reads are its pairs, else its games.
+                let want = if paired {
+                    sprt.llr(&t.pentanomial())
+                } else {
+                    sprt.llr(&t.trinomial())
+                };
+                assert_eq!(point.llr, want);
+                assert_eq!(point.games, t.trinomial().games());
+            }
+            let paired = SprtPoint::of_match(&t, true, &sprt).0.llr;
+            assert_ne!(paired, SprtPoint::of_match(&t, false, &sprt).0.llr);
+        }
+        // The three results reach all three decisions.
+        let decisions: Vec<Decision> = [
+            ([34, 54, 63, 64, 75], 30, 33),
+            ([10, 40, 300, 80, 60], 100, 200),
+            ([90, 80, 200, 40, 10], 60, 140),
+        ]
+        .iter()
+        .map(|&(p, wl, dd)| SprtPoint::of_match(&tracker(p, wl, dd), true, &sprt).1)
+        .collect();
+        assert_eq!(
+            decisions,
+            [Decision::Continue, Decision::AcceptH1, Decision::AcceptH0]
+        );
     }
 
     #[test]

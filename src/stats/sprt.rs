@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use super::counts::PairTracker;
 use super::elo::{elo_to_score, NELO_SCALE};
 use super::pdf::{Pdf, ScoreCounts};
 
@@ -182,6 +183,17 @@ impl Sprt {
     pub fn status<C: ScoreCounts>(&self, counts: &C) -> (f64, Decision) {
         let llr = self.llr(counts);
         (llr, self.bounds.decide(llr))
+    }
+
+    /// LLR and decision for a match's results: the complete pairs (pentanomial) when its games
+    /// are played in colour-swapped pairs, else every game (trinomial). The match runner stops
+    /// on this decision, and its report shows this LLR.
+    pub fn status_of_match(&self, tracker: &PairTracker, paired: bool) -> (f64, Decision) {
+        if paired {
+            self.status(&tracker.pentanomial())
+        } else {
+            self.status(&tracker.trinomial())
+        }
     }
 }
 

@@ -18,6 +18,7 @@ pub mod resume;
 pub mod revision;
 mod runner;
 pub mod schedule;
+pub mod sprt;
 pub mod stages;
 pub mod syzygy_report;
 mod tally;

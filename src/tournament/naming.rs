@@ -10,10 +10,12 @@
 //! | chart | stem + `.svg` | `sprt-dev-vs-base-2026-11-25.svg` |
 //! | PGN (`--pgnout` without a file) | stem + `.pgn` | `sprt-dev-vs-base-2026-11-25.pgn` |
 //! | failure cases | stem + `.failures/` | `sprt-dev-vs-base-2026-11-25.failures/` |
+//! | a two-stage SPRT's stage | stem + `.stc`/`.ltc` + extension ([`stage_file`]) | `sprt.stc.json`, `sprt.ltc.svg` |
 //!
 //! The journal and the lock add to the whole name (not the stem) so that `r.json` and `r.csv`
 //! never share them; the rest replace the extension, as a user would name them by hand.
 
+use super::stages::STAGES;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
@@ -90,6 +92,40 @@ pub fn sibling(results: &Path, ext: &str) -> PathBuf {
     path
 }
 
+/// The file of `stage` beside the main file: `dir/sprt.json` -> `dir/sprt.stc.json`
+/// (`sprt.svg` -> `sprt.stc.svg`; a name without an extension gets `.stc`).
+pub fn stage_file(main: &Path, stage: &str) -> PathBuf {
+    match (main.file_stem(), main.extension()) {
+        (Some(stem), Some(ext)) => main.with_file_name(format!(
+            "{}.{stage}.{}",
+            stem.to_string_lossy(),
+            ext.to_string_lossy()
+        )),
+        _ => {
+            let mut name = main.as_os_str().to_owned();
+            name.push(format!(".{stage}"));
+            PathBuf::from(name)
+        }
+    }
+}
+
+/// The main file and the stage index of a stage's file (`sprt.ltc.json` -> `sprt.json`, 1),
+/// or `None` when the name is no stage's.
+pub fn main_of(stage_path: &Path) -> Option<(PathBuf, usize)> {
+    let name = stage_path.file_name()?.to_string_lossy().into_owned();
+    STAGES.iter().enumerate().find_map(|(k, stage)| {
+        let infix = format!(".{stage}");
+        let at = name.rfind(&infix)?;
+        let rest = &name[at + infix.len()..];
+        (rest.is_empty() || rest.starts_with('.')).then(|| {
+            (
+                stage_path.with_file_name(format!("{}{rest}", &name[..at])),
+                k,
+            )
+        })
+    })
+}
+
 fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     let mut name: OsString = path.as_os_str().to_owned();
     name.push(suffix);
@@ -160,6 +196,25 @@ mod tests {
         assert_eq!(sibling(r, "pgn"), Path::new("runs/sprt-tuned.pgn"));
         assert_eq!(sibling(Path::new("x"), "svg"), Path::new("x.svg"));
         assert_eq!(sibling(Path::new("x.svg"), "svg"), Path::new("x.svg.svg"));
+    }
+
+    #[test]
+    fn stage_files_are_named_after_the_main_file_and_lead_back_to_it() {
+        let main = Path::new("runs/sprt.json");
+        assert_eq!(stage_file(main, "stc"), Path::new("runs/sprt.stc.json"));
+        assert_eq!(stage_file(Path::new("x"), "ltc"), Path::new("x.ltc"));
+        assert_eq!(
+            stage_file(Path::new("s.svg"), "ltc"),
+            Path::new("s.ltc.svg")
+        );
+        for (k, stage) in STAGES.iter().enumerate() {
+            assert_eq!(
+                main_of(&stage_file(main, stage)),
+                Some((main.to_owned(), k))
+            );
+        }
+        assert_eq!(main_of(Path::new("x.ltc")), Some((PathBuf::from("x"), 1)));
+        assert_eq!(main_of(Path::new("sprt.json")), None);
     }
 
     #[test]

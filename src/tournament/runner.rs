@@ -1,17 +1,17 @@
 //! The match runner: worker threads play games from a shared queue; the calling thread owns all
 //! results (statistics, PGN, results file, progress) and decides when to stop.
 
-use super::config::{FaultCounts, MatchConfig, MatchOutcome, PairingResult, Stop};
+use super::config::{MatchConfig, MatchOutcome, Stop};
 use super::report::{self, Progress};
 use super::resume::{append_journal, journal_path, read_journal, GameEntry, ResultsFile};
-use super::schedule::{pairings, schedule, GameJob};
+use super::schedule::{schedule, GameJob};
 use super::tally::Tally;
 use super::{affinity, interrupt, lock, preflight};
 use crate::forensics::format::replay_command;
 use crate::forensics::FailureFiles;
 use crate::game::pgn::{write_game, PgnHeader};
 use crate::game::{play_game, GameRecord, GameSettings, NotPlayed, Opening, Player};
-use crate::stats::{Decision, PairTracker};
+use crate::stats::Decision;
 use crate::uci::TrafficLog;
 use anyhow::{bail, Context};
 use std::collections::{HashSet, VecDeque};
@@ -29,16 +29,7 @@ const SAVE_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
     // Taken before anything is checked or written, and held (its file deleted) until the run
     // returns, however it returns.
-    let _lock = match &cfg.results {
-        Some(path) => {
-            let lock = lock::acquire(path, &holder(cfg))?;
-            if let Some(note) = &lock.taken_over {
-                eprintln!("note: {note}");
-            }
-            Some(lock)
-        }
-        None => None,
-    };
+    let _lock = take_lock(cfg)?;
     preflight::check_config(cfg)?;
     let cpus = cpu_plan(cfg)?;
     let default_book = [Opening::default()];
@@ -47,214 +38,59 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
     } else {
         &cfg.openings
     };
-    let names: Vec<String> = cfg.engines.iter().map(|e| e.spec.display_name()).collect();
-    let ps = pairings(cfg.engines.len(), cfg.mode);
-    let jobs = schedule(
-        cfg.engines.len(),
-        cfg.mode,
-        cfg.rounds,
-        cfg.games_per_round,
-        openings.len(),
-    );
-    let mut state = Tally {
-        outcome: MatchOutcome {
-            names: names.clone(),
-            pairings: ps
-                .iter()
-                .map(|&(a, b)| PairingResult {
-                    a,
-                    b,
-                    tracker: PairTracker::new(),
-                    rounds: Default::default(),
-                })
-                .collect(),
-            games: 0,
-            resumed: 0,
-            scheduled: jobs.len() as u64,
-            faults: vec![FaultCounts::default(); names.len()],
-            decision: None,
-            history: Vec::new(),
-            stopped: None,
-            engine_games: vec![0; names.len()],
-            repeated_games: 0,
-            late_games: 0,
-            failures: Default::default(),
-            games_rated: Vec::new(),
-        },
-        file: ResultsFile {
-            version: 1,
-            args: cfg.args.clone(),
-            engines: names.clone(),
-            scheduled: jobs.len() as u64,
-            ..ResultsFile::default()
-        },
-        pgn: None,
-        journal: None,
-        consecutive: vec![0; names.len()],
-        seen: HashSet::new(),
-    };
-    let mut done = HashSet::new();
-    if cfg.resume {
-        let path = cfg
-            .results
-            .as_ref()
-            .context("--resume needs a results file")?;
-        let old = ResultsFile::load(path)?;
-        // More games than recorded means `--rounds` extended the run; the schedule is
-        // round by round, so the games already played keep their ids.
-        if old.scheduled > jobs.len() as u64 || old.engines != names {
-            bail!(
-                "{}: recorded for a different match ({} games scheduled there, {} now; \
-                 --rounds may extend a run, not shorten it)",
-                path.display(),
-                old.scheduled,
-                jobs.len()
-            );
-        }
-        for entry in read_journal(&journal_path(path))? {
-            if done.insert(entry.id) {
-                state.apply(cfg, &entry);
-                state.outcome.resumed += 1;
-            }
-        }
-        // A run stopped for a broken setup may be resumed once it is mended: its faults stay
-        // counted and the rules look at every new game again. A withheld verdict is looked at
-        // again at the next pair (under the limits of this call); a decided SPRT stays decided.
-        if let Some(Stop::FaultShare { .. }) = state.outcome.stopped.take() {
-            state.outcome.decision = Some(Decision::Continue);
-        }
-    }
-    let queue: VecDeque<GameJob> = jobs
-        .iter()
-        .filter(|j| !done.contains(&j.id))
-        .copied()
-        .collect();
+    let (mut state, jobs, queue) = plan(cfg, openings.len())?;
     let progress = Progress::new(cfg, state.outcome.scheduled, state.outcome.games);
     if state.finished() || queue.is_empty() {
         progress.finish();
         return Ok(state.outcome);
     }
-    // An engine whose program is not there cannot start: the same stop as a failed start (no
-    // verdict, nothing written), found before any engine is started.
-    if let Some(why) = preflight::missing_engine(cfg) {
-        state.outcome.stopped = Some(Stop::Setup(why));
-        progress.finish();
-        return Ok(state.outcome);
-    }
-    let log = match &cfg.log {
-        Some(path) => Some(
-            TrafficLog::open(path)
-                .with_context(|| format!("cannot open the UCI log (--log) {}", path.display()))?,
-        ),
-        None => None,
-    };
-    // One start of every engine before any game: a broken setup stops here, having played and
-    // written nothing.
-    let first_game_cpus = cpus
-        .as_ref()
-        .map(|p| p.games[0].clone())
-        .unwrap_or_default();
-    match preflight::start_each(cfg, log.as_ref(), &first_game_cpus)? {
-        Ok(warnings) => warnings.iter().for_each(|w| progress.warn(w)),
-        Err(e) => {
-            state.outcome.stopped = Some(Stop::Setup(e.to_string()));
+    let log = match start_engines(cfg, cpus.as_ref(), &progress)? {
+        Ok(log) => log,
+        Err(why) => {
+            state.outcome.stopped = Some(Stop::Setup(why));
             progress.finish();
             return Ok(state.outcome);
         }
-    }
+    };
     for w in preflight::opening_warnings(cfg, &jobs, openings.len()) {
         progress.warn(&w);
     }
-    state.pgn = open_pgn(cfg)?;
-    if let Some(path) = &cfg.results {
-        state.journal = Some(open_journal(&journal_path(path))?);
-    }
-    let mut failures = cfg
-        .results
-        .as_ref()
-        .map(|path| FailureFiles::new(path, cfg.max_failure_files));
-    let queue = Mutex::new(queue);
-    let stop = AtomicBool::new(false);
+    let mut collector = Collector::open(cfg, openings, &progress, &mut state)?;
     if let Some(plan) = &cpus {
         // The workers started below inherit this.
         affinity::pin_this_thread(&plan.runner).context("--affinity: pinning the runner")?;
     }
-    std::thread::scope(|scope| -> anyhow::Result<()> {
-        // Bounded: a main thread held up (a slow disk) holds up the workers, not the memory.
-        let (tx, rx) =
-            mpsc::sync_channel::<(GameJob, Result<GameRecord, NotPlayed>)>(cfg.concurrency);
-        let mut saved: Option<std::time::Instant> = None;
-        for w in 0..cfg.concurrency {
-            let tx = tx.clone();
-            let (queue, stop, log) = (&queue, &stop, log.as_ref());
-            let game_cpus = cpus
-                .as_ref()
-                .map(|p| p.games[w].clone())
-                .unwrap_or_default();
-            scope.spawn(move || worker(cfg, openings, queue, stop, log, &game_cpus, &tx));
-        }
-        drop(tx);
-        for (job, played) in rx {
-            let mut record = match played {
-                Ok(record) => record,
-                Err(not_played) => {
-                    // Not a game: nothing is scored or journaled, and a resume replays it.
-                    if state.outcome.stopped.is_none() {
-                        state.outcome.stopped = Some(match not_played {
-                            NotPlayed::Start(e) => Stop::Setup(e.to_string()),
-                            NotPlayed::Abandoned => Stop::Interrupted,
-                        });
-                    }
-                    stop.store(true, Ordering::Relaxed);
-                    continue;
-                }
-            };
-            let entry = GameEntry::new(&job, &record);
-            progress.game_line(&job, &record);
-            if let Some(text) = fault_output(&record) {
-                progress.warn(&text);
-            }
-            if let (Some(files), Some(case)) = (failures.as_mut(), record.case.as_deref_mut()) {
-                case.game = job.id + 1;
-                case.book = cfg.book_name.clone();
-                keep_case(files, case, &progress);
-            }
-            if let Some(pgn) = state.pgn.as_mut() {
-                let header = pgn_header(cfg, &job, &openings[job.opening]);
-                pgn.write_all(write_game(&record, &header).as_bytes())
-                    .context("writing the PGN file")?;
-                pgn.flush().context("writing the PGN file")?;
-            }
-            state.apply(cfg, &entry);
-            if let Some(journal) = state.journal.as_mut() {
-                append_journal(journal, &entry)?;
-            }
-            // The journal line above is what a resume reads; the summary is rewritten at most
-            // once a SAVE_EVERY (and when the run ends), because replacing a file by rename makes
-            // the file system write it out, and on a busy disk that stalls this thread.
-            let due = saved.is_none_or(|t| t.elapsed() >= SAVE_EVERY);
-            if let (Some(path), true) = (&cfg.results, due || state.finished()) {
-                state.save(cfg, path)?;
-                saved = Some(std::time::Instant::now());
-            }
-            progress.update(cfg, &state.outcome);
-            // The last game's report is the final one, printed once by the caller.
-            let last = state.finished() || state.outcome.games >= state.outcome.scheduled;
-            if !last
-                && cfg.rating_interval > 0
-                && state.outcome.games.is_multiple_of(cfg.rating_interval)
-            {
-                progress.print(&report::interim(cfg, &state.outcome));
-            }
-            if state.finished() {
-                stop.store(true, Ordering::Relaxed);
-            }
-        }
-        Ok(())
-    })?;
-    if let Some(files) = &failures {
+    let (log, cpus) = (log.as_ref(), cpus.as_ref());
+    play_all(&mut collector, &mut state, queue, log, cpus)?;
+    if let Some(files) = &collector.failures {
         state.outcome.failures = files.summary().clone();
     }
+    close(cfg, state, &progress)
+}
+
+/// The games of the run and those still to play (all of them, unless a resumed run's journal
+/// holds some), and the tally with the journal's games counted.
+fn plan(
+    cfg: &MatchConfig,
+    openings: usize,
+) -> anyhow::Result<(Tally, Vec<GameJob>, VecDeque<GameJob>)> {
+    let n = cfg.engines.len();
+    let jobs = schedule(n, cfg.mode, cfg.rounds, cfg.games_per_round, openings);
+    let mut state = Tally::new(cfg, jobs.len() as u64);
+    let done = match cfg.resume {
+        true => resume(cfg, &mut state)?,
+        false => HashSet::new(),
+    };
+    let queue = jobs
+        .iter()
+        .filter(|j| !done.contains(&j.id))
+        .copied()
+        .collect();
+    Ok((state, jobs, queue))
+}
+
+/// The end of a run that played: an interrupt noted, the summary written a last time.
+fn close(cfg: &MatchConfig, mut state: Tally, progress: &Progress) -> anyhow::Result<MatchOutcome> {
     if interrupt::requested() && state.outcome.stopped.is_none() {
         state.outcome.stopped = Some(Stop::Interrupted);
     }
@@ -263,6 +99,210 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
     }
     progress.finish();
     Ok(state.outcome)
+}
+
+/// The run's lock beside its results file (none without one).
+fn take_lock(cfg: &MatchConfig) -> anyhow::Result<Option<lock::RunLock>> {
+    let Some(path) = &cfg.results else {
+        return Ok(None);
+    };
+    let lock = lock::acquire(path, &holder(cfg))?;
+    if let Some(note) = &lock.taken_over {
+        eprintln!("note: {note}");
+    }
+    Ok(Some(lock))
+}
+
+/// Counts the games in the journal of the run being resumed; returns their ids, which are
+/// not played again.
+fn resume(cfg: &MatchConfig, state: &mut Tally) -> anyhow::Result<HashSet<u64>> {
+    let path = cfg
+        .results
+        .as_ref()
+        .context("--resume needs a results file")?;
+    let old = ResultsFile::load(path)?;
+    let scheduled = state.outcome.scheduled;
+    // More games than recorded means `--rounds` extended the run; the schedule is round by
+    // round, so the games already played keep their ids.
+    if old.scheduled > scheduled || old.engines != state.outcome.names {
+        bail!(
+            "{}: recorded for a different match ({} games scheduled there, {scheduled} now; \
+             --rounds may extend a run, not shorten it)",
+            path.display(),
+            old.scheduled,
+        );
+    }
+    let mut done = HashSet::new();
+    for entry in read_journal(&journal_path(path))? {
+        if done.insert(entry.id) {
+            state.apply(cfg, &entry);
+            state.outcome.resumed += 1;
+        }
+    }
+    // A run stopped for a broken setup may be resumed once it is mended: its faults stay
+    // counted and the rules look at every new game again. A withheld verdict is looked at
+    // again at the next pair (under the limits of this call); a decided SPRT stays decided.
+    if let Some(Stop::FaultShare { .. }) = state.outcome.stopped.take() {
+        state.outcome.decision = Some(Decision::Continue);
+    }
+    Ok(done)
+}
+
+/// One start of every engine before any game, and the UCI log opened: `Ok(Err(why))` for a
+/// broken setup (an engine whose program is not there, or one that does not start), which stops
+/// the run having played and written nothing.
+fn start_engines(
+    cfg: &MatchConfig,
+    cpus: Option<&affinity::CpuPlan>,
+    progress: &Progress,
+) -> anyhow::Result<Result<Option<TrafficLog>, String>> {
+    // Found before any engine is started.
+    if let Some(why) = preflight::missing_engine(cfg) {
+        return Ok(Err(why));
+    }
+    let log = match &cfg.log {
+        Some(path) => Some(
+            TrafficLog::open(path)
+                .with_context(|| format!("cannot open the UCI log (--log) {}", path.display()))?,
+        ),
+        None => None,
+    };
+    let first_game_cpus = cpus.map(|p| p.games[0].clone()).unwrap_or_default();
+    match preflight::start_each(cfg, log.as_ref(), &first_game_cpus)? {
+        Ok(warnings) => warnings.iter().for_each(|w| progress.warn(w)),
+        Err(e) => return Ok(Err(e.to_string())),
+    }
+    Ok(Ok(log))
+}
+
+/// A game as a worker hands it to the collecting thread.
+type Played = (GameJob, Result<GameRecord, NotPlayed>);
+
+/// Starts the workers and collects their games until the queue is empty or the run stops.
+fn play_all(
+    collector: &mut Collector,
+    state: &mut Tally,
+    queue: VecDeque<GameJob>,
+    log: Option<&TrafficLog>,
+    cpus: Option<&affinity::CpuPlan>,
+) -> anyhow::Result<()> {
+    let (cfg, openings) = (collector.cfg, collector.openings);
+    let queue = Mutex::new(queue);
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        // Bounded: a main thread held up (a slow disk) holds up the workers, not the memory.
+        let (tx, rx) = mpsc::sync_channel::<Played>(cfg.concurrency);
+        for w in 0..cfg.concurrency {
+            let tx = tx.clone();
+            let (queue, stop) = (&queue, &stop);
+            let game_cpus = cpus.map(|p| p.games[w].clone()).unwrap_or_default();
+            scope.spawn(move || worker(cfg, openings, queue, stop, log, &game_cpus, &tx));
+        }
+        drop(tx);
+        for (job, played) in rx {
+            match played {
+                Ok(record) => collector.record(state, &job, record)?,
+                Err(not_played) => {
+                    // Not a game: nothing is scored or journaled, and a resume replays it.
+                    if state.outcome.stopped.is_none() {
+                        state.outcome.stopped = Some(match not_played {
+                            NotPlayed::Start(e) => Stop::Setup(e.to_string()),
+                            NotPlayed::Abandoned => Stop::Interrupted,
+                        });
+                    }
+                }
+            }
+            if state.finished() {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+        Ok(())
+    })
+}
+
+/// The collecting thread's outputs besides the tally: progress, failure cases, the summary's
+/// pace.
+struct Collector<'a> {
+    cfg: &'a MatchConfig,
+    openings: &'a [Opening],
+    progress: &'a Progress,
+    failures: Option<FailureFiles>,
+    /// When the results summary was last rewritten.
+    saved: Option<std::time::Instant>,
+}
+
+impl<'a> Collector<'a> {
+    /// Opens the run's files: the PGN and the journal into `state`, the failure cases' folder.
+    fn open(
+        cfg: &'a MatchConfig,
+        openings: &'a [Opening],
+        progress: &'a Progress,
+        state: &mut Tally,
+    ) -> anyhow::Result<Collector<'a>> {
+        state.pgn = open_pgn(cfg)?;
+        if let Some(path) = &cfg.results {
+            state.journal = Some(open_journal(&journal_path(path))?);
+        }
+        Ok(Collector {
+            cfg,
+            openings,
+            progress,
+            failures: cfg
+                .results
+                .as_ref()
+                .map(|path| FailureFiles::new(path, cfg.max_failure_files)),
+            saved: None,
+        })
+    }
+
+    /// One finished game: shown, its failure case kept, written to the PGN, counted, journaled,
+    /// the summary rewritten when due, the interim report printed when due.
+    fn record(
+        &mut self,
+        state: &mut Tally,
+        job: &GameJob,
+        mut record: GameRecord,
+    ) -> anyhow::Result<()> {
+        let (cfg, progress) = (self.cfg, self.progress);
+        let entry = GameEntry::new(job, &record);
+        progress.game_line(job, &record);
+        if let Some(text) = fault_output(&record) {
+            progress.warn(&text);
+        }
+        if let (Some(files), Some(case)) = (self.failures.as_mut(), record.case.as_deref_mut()) {
+            case.game = job.id + 1;
+            case.book = cfg.book_name.clone();
+            keep_case(files, case, progress);
+        }
+        if let Some(pgn) = state.pgn.as_mut() {
+            let header = pgn_header(cfg, job, &self.openings[job.opening]);
+            pgn.write_all(write_game(&record, &header).as_bytes())
+                .context("writing the PGN file")?;
+            pgn.flush().context("writing the PGN file")?;
+        }
+        state.apply(cfg, &entry);
+        if let Some(journal) = state.journal.as_mut() {
+            append_journal(journal, &entry)?;
+        }
+        // The journal line above is what a resume reads; the summary is rewritten at most
+        // once a SAVE_EVERY (and when the run ends), because replacing a file by rename makes
+        // the file system write it out, and on a busy disk that stalls this thread.
+        let due = self.saved.is_none_or(|t| t.elapsed() >= SAVE_EVERY);
+        if let (Some(path), true) = (&cfg.results, due || state.finished()) {
+            state.save(cfg, path)?;
+            self.saved = Some(std::time::Instant::now());
+        }
+        progress.update(cfg, &state.outcome);
+        // The last game's report is the final one, printed once by the caller.
+        let last = state.finished() || state.outcome.games >= state.outcome.scheduled;
+        if !last
+            && cfg.rating_interval > 0
+            && state.outcome.games.is_multiple_of(cfg.rating_interval)
+        {
+            progress.print(&report::interim(cfg, &state.outcome));
+        }
+        Ok(())
+    }
 }
 
 /// With `--affinity`, the cores of each concurrent game and of the runner; a game needs as many
@@ -387,7 +427,7 @@ fn worker(
     stop: &AtomicBool,
     log: Option<&TrafficLog>,
     cpus: &[usize],
-    tx: &mpsc::SyncSender<(GameJob, Result<GameRecord, NotPlayed>)>,
+    tx: &mpsc::SyncSender<Played>,
 ) {
     let mut players: Vec<Player> = cfg
         .engines

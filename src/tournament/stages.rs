@@ -7,12 +7,13 @@
 //! once, before the first stage, and both stages play those very binaries (a working tree
 //! edited during the short stage does not change what the long stage tests).
 //!
-//! This module is pure: the stage specifications, file names, the order of the stages and the
-//! report. `cmd::sprt_stages` builds each stage's match and plays it.
+//! This module is pure: the stage specifications, the order of the stages and the report; the
+//! stages' file names are `tournament::naming`'s ([`super::naming::stage_file`]).
+//! `cmd::sprt_stages` builds each stage's match and plays it.
 
 use crate::stats::Decision;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The stages' names, in order; also the infix of their files.
 pub const STAGES: [&str; 2] = ["stc", "ltc"];
@@ -75,40 +76,6 @@ impl StageSpec {
             self.each.join(" ")
         }
     }
-}
-
-/// The file of `stage` beside the main file: `dir/sprt.json` -> `dir/sprt.stc.json`
-/// (`sprt.svg` -> `sprt.stc.svg`; a name without an extension gets `.stc`).
-pub fn stage_file(main: &Path, stage: &str) -> PathBuf {
-    match (main.file_stem(), main.extension()) {
-        (Some(stem), Some(ext)) => main.with_file_name(format!(
-            "{}.{stage}.{}",
-            stem.to_string_lossy(),
-            ext.to_string_lossy()
-        )),
-        _ => {
-            let mut name = main.as_os_str().to_owned();
-            name.push(format!(".{stage}"));
-            PathBuf::from(name)
-        }
-    }
-}
-
-/// The main file and the stage index of a stage's file (`sprt.ltc.json` -> `sprt.json`, 1),
-/// or `None` when the name is no stage's.
-pub fn main_of(stage_path: &Path) -> Option<(PathBuf, usize)> {
-    let name = stage_path.file_name()?.to_string_lossy().into_owned();
-    STAGES.iter().enumerate().find_map(|(k, stage)| {
-        let infix = format!(".{stage}");
-        let at = name.rfind(&infix)?;
-        let rest = &name[at + infix.len()..];
-        (rest.is_empty() || rest.starts_with('.')).then(|| {
-            (
-                stage_path.with_file_name(format!("{}{rest}", &name[..at])),
-                k,
-            )
-        })
-    })
 }
 
 /// The command-line words with every `rev:` engine (`--dev rev:X`, `--base rev:X`,
@@ -274,25 +241,6 @@ mod tests {
         assert!(StageSpec::parse("ltc", "fast")
             .unwrap_err()
             .contains("`fast`"));
-    }
-
-    #[test]
-    fn stage_files_are_named_after_the_main_file_and_lead_back_to_it() {
-        let main = Path::new("runs/sprt.json");
-        assert_eq!(stage_file(main, "stc"), Path::new("runs/sprt.stc.json"));
-        assert_eq!(stage_file(Path::new("x"), "ltc"), Path::new("x.ltc"));
-        assert_eq!(
-            stage_file(Path::new("s.svg"), "ltc"),
-            Path::new("s.ltc.svg")
-        );
-        for (k, stage) in STAGES.iter().enumerate() {
-            assert_eq!(
-                main_of(&stage_file(main, stage)),
-                Some((main.to_owned(), k))
-            );
-        }
-        assert_eq!(main_of(Path::new("x.ltc")), Some((PathBuf::from("x"), 1)));
-        assert_eq!(main_of(Path::new("sprt.json")), None);
     }
 
     #[test]

@@ -1,13 +1,15 @@
 //! The collecting thread's bookkeeping: every finished game is counted here, in the order it
 //! arrived (the journal's order, so a resume replays the same decisions), and here the fault
-//! rules and the SPRT decide whether the run goes on.
+//! rules and the SPRT decide whether the run goes on. The SPRT reads the counts
+//! (`SprtPoint::of_match`), the same function whose LLR the reports show.
 
-use super::config::{MatchConfig, MatchOutcome, Stop};
+use super::config::{FaultCounts, MatchConfig, MatchOutcome, PairingResult, Stop};
 use super::report;
 use super::resume::{GameEntry, ResultsFile};
+use super::schedule::pairings;
 use crate::game::Outcome;
 use crate::stats::ratings::RatedGame;
-use crate::stats::{Decision, GameResult, SprtPoint};
+use crate::stats::{Decision, GameResult, PairTracker, SprtPoint};
 use std::collections::HashSet;
 
 /// Everything the collecting thread owns.
@@ -23,6 +25,49 @@ pub(super) struct Tally {
 }
 
 impl Tally {
+    /// Nothing counted yet of a run of `scheduled` games between `cfg`'s engines.
+    pub(super) fn new(cfg: &MatchConfig, scheduled: u64) -> Tally {
+        let names: Vec<String> = cfg.engines.iter().map(|e| e.spec.display_name()).collect();
+        let pairings = pairings(cfg.engines.len(), cfg.mode)
+            .iter()
+            .map(|&(a, b)| PairingResult {
+                a,
+                b,
+                tracker: PairTracker::new(),
+                rounds: Default::default(),
+            })
+            .collect();
+        Tally {
+            outcome: MatchOutcome {
+                names: names.clone(),
+                pairings,
+                games: 0,
+                resumed: 0,
+                scheduled,
+                faults: vec![FaultCounts::default(); names.len()],
+                decision: None,
+                history: Vec::new(),
+                stopped: None,
+                engine_games: vec![0; names.len()],
+                repeated_games: 0,
+                late_games: 0,
+                failures: Default::default(),
+                games_rated: Vec::new(),
+            },
+            file: ResultsFile {
+                version: 1,
+                args: cfg.args.clone(),
+                engines: names.clone(),
+                scheduled,
+                ..ResultsFile::default()
+            },
+            pgn: None,
+            journal: None,
+            consecutive: vec![0; names.len()],
+            seen: HashSet::new(),
+        }
+    }
+
     /// Whether the run is over: an SPRT decision or a stop.
     pub(super) fn finished(&self) -> bool {
         let o = &self.outcome;
@@ -67,10 +112,23 @@ impl Tally {
                 o.repeated_games += 1;
             }
         }
-        let n_pairings = o.pairings.len() as u64;
-        let Some(p) = o.pairings.get_mut(e.pairing) else {
+        let Some(pair_done) = self.score(cfg, e) else {
             return;
         };
+        self.count_fault(cfg, e, settled);
+        if settled || self.outcome.stopped.is_some() {
+            return;
+        }
+        if pair_done && self.outcome.pairings.len() == 1 {
+            self.sprt_step(cfg);
+        }
+    }
+
+    /// Scores the game in its pairing; whether it completed a pair of games (every game does
+    /// with one game a round), or `None` for a game of no pairing.
+    fn score(&mut self, cfg: &MatchConfig, e: &GameEntry) -> Option<bool> {
+        let n_pairings = self.outcome.pairings.len() as u64;
+        let p = self.outcome.pairings.get_mut(e.pairing)?;
         let a_is_white = e.white == p.a;
         let result = match (e.outcome, a_is_white) {
             (Outcome::Draw, _) => GameResult::Draw,
@@ -85,7 +143,13 @@ impl Tally {
             GameResult::Loss => 0.0,
         };
         slot.1 += 1;
-        let pair_done = p.tracker.add(e.pair, result).is_some() || cfg.games_per_round == 1;
+        Some(p.tracker.add(e.pair, result).is_some() || cfg.games_per_round == 1)
+    }
+
+    /// Counts the game for both engines and its fault, if any, for the engine at fault; a fault
+    /// the rules do not allow stops a run that is not settled yet.
+    fn count_fault(&mut self, cfg: &MatchConfig, e: &GameEntry, settled: bool) {
+        let o = &mut self.outcome;
         let faulty = e
             .fault
             .as_ref()
@@ -98,44 +162,53 @@ impl Tally {
                 *c = if faulty == Some(engine) { *c + 1 } else { 0 };
             }
         }
-        if let (Some(f), Some(engine)) = (&e.fault, faulty) {
-            o.faults[engine].add(f.kind);
-            let rules = &cfg.fault_rules;
-            let run = self.consecutive[engine];
-            if settled {
-                return;
-            } else if !cfg.recover && f.kind.needs_restart() {
-                o.stopped = Some(Stop::Fault(format!(
-                    "{} ({}), and --recover is off",
-                    e.reason, f.detail
-                )));
-            } else if rules.max_consecutive > 0 && run >= rules.max_consecutive {
-                o.stopped = Some(Stop::ConsecutiveFaults {
-                    engine: o.names[engine].clone(),
-                    count: run,
-                    last: format!("{}: {}", e.reason, f.detail),
-                });
-            }
-        }
-        if settled || o.stopped.is_some() {
+        let (Some(f), Some(engine)) = (&e.fault, faulty) else {
+            return;
+        };
+        o.faults[engine].add(f.kind);
+        let rules = &cfg.fault_rules;
+        let run = self.consecutive[engine];
+        // A settled run's verdict stands: its late faults are counted, they stop nothing.
+        if settled {
             return;
         }
-        if let (Some(sprt), true, 1) = (cfg.sprt, pair_done, o.pairings.len()) {
-            let point = report::with_report(cfg, &o.names, &o.pairings[0], SprtPoint::from_report);
-            let decision = sprt.bounds.decide(point.llr);
-            o.history.push(point);
-            o.decision = Some(decision);
-            if decision != Decision::Continue {
-                if let Some(&(i, _)) = o.fault_shares_over(&cfg.fault_rules).first() {
-                    o.stopped = Some(Stop::FaultShare {
-                        engine: o.names[i].clone(),
-                        faults: o.faults[i].total(),
-                        games: o.engine_games[i],
-                        limit: cfg.fault_rules.max_share,
-                        bound: decision,
-                    });
-                }
-            }
+        if !cfg.recover && f.kind.needs_restart() {
+            o.stopped = Some(Stop::Fault(format!(
+                "{} ({}), and --recover is off",
+                e.reason, f.detail
+            )));
+        } else if rules.max_consecutive > 0 && run >= rules.max_consecutive {
+            o.stopped = Some(Stop::ConsecutiveFaults {
+                engine: o.names[engine].clone(),
+                count: run,
+                last: format!("{}: {}", e.reason, f.detail),
+            });
+        }
+    }
+
+    /// The SPRT's look after a complete pair, on the counts alone: a point on its path and
+    /// its decision; a bound reached while an engine's faults are over their share gives no
+    /// verdict but a stop.
+    fn sprt_step(&mut self, cfg: &MatchConfig) {
+        let Some(sprt) = cfg.sprt else {
+            return;
+        };
+        let o = &mut self.outcome;
+        let paired = cfg.games_per_round == 2;
+        let (point, decision) = SprtPoint::of_match(&o.pairings[0].tracker, paired, &sprt);
+        o.history.push(point);
+        o.decision = Some(decision);
+        if decision == Decision::Continue {
+            return;
+        }
+        if let Some(&(i, _)) = o.fault_shares_over(&cfg.fault_rules).first() {
+            o.stopped = Some(Stop::FaultShare {
+                engine: o.names[i].clone(),
+                faults: o.faults[i].total(),
+                games: o.engine_games[i],
+                limit: cfg.fault_rules.max_share,
+                bound: decision,
+            });
         }
     }
 }
@@ -144,9 +217,7 @@ impl Tally {
 mod tests {
     use super::*;
     use crate::game::{Fault, FaultKind, Limits};
-    use crate::stats::PairTracker;
     use crate::stats::{Model, Sprt};
-    use crate::tournament::config::{FaultCounts, PairingResult};
     use crate::tournament::EngineConfig;
     use crate::uci::EngineSpec;
 
@@ -167,34 +238,10 @@ mod tests {
     }
 
     fn state(cfg: &MatchConfig) -> Tally {
-        Tally {
-            outcome: MatchOutcome {
-                names: vec!["dev".into(), "base".into()],
-                pairings: vec![PairingResult {
-                    a: 0,
-                    b: 1,
-                    tracker: PairTracker::new(),
-                    rounds: Default::default(),
-                }],
-                games: 0,
-                resumed: 0,
-                scheduled: 100_000,
-                faults: vec![FaultCounts::default(); 2],
-                decision: None,
-                history: Vec::new(),
-                stopped: None,
-                engine_games: vec![0; 2],
-                repeated_games: 0,
-                late_games: 0,
-                failures: Default::default(),
-                games_rated: Vec::new(),
-            },
-            file: ResultsFile::default(),
-            pgn: None,
-            journal: None,
-            consecutive: vec![0; cfg.engines.len()],
-            seen: HashSet::new(),
-        }
+        let s = Tally::new(cfg, 100_000);
+        assert_eq!(s.outcome.names, ["dev", "base"]);
+        assert_eq!(s.outcome.pairings.len(), 1);
+        s
     }
 
     /// Game `id` of pair `id / 2`, dev (engine 0) scoring `dev_points` (1, 0.5 or 0).
@@ -267,6 +314,35 @@ mod tests {
         assert_eq!(s.outcome.history.len(), history);
         assert_eq!(s.outcome.late_games, 40);
         assert_eq!(s.outcome.games, id);
+    }
+
+    #[test]
+    fn each_decision_is_the_one_the_report_shows() {
+        for games_per_round in [2, 1] {
+            let mut cfg = sprt_config();
+            cfg.games_per_round = games_per_round;
+            let mut s = state(&cfg);
+            // Dev scores three points in four games until one bound is reached.
+            for id in 0..400 {
+                let points = if id % 4 == 0 || id % 4 == 3 { 1.0 } else { 0.5 };
+                let before = s.outcome.history.len();
+                s.apply(&cfg, &entry(id, points, false));
+                if s.outcome.history.len() == before {
+                    continue;
+                }
+                let shown =
+                    report::with_report(&cfg, &s.outcome.names, &s.outcome.pairings[0], |r| {
+                        (SprtPoint::from_report(r), r.llr().unwrap())
+                    });
+                assert_eq!(s.outcome.history.last(), Some(&shown.0), "game {id}");
+                let decided = cfg.sprt.unwrap().bounds.decide(shown.1);
+                assert_eq!(s.outcome.decision, Some(decided), "game {id}");
+                if s.finished() {
+                    break;
+                }
+            }
+            assert!(s.finished(), "{games_per_round} games a round: no decision");
+        }
     }
 
     #[test]

@@ -1,0 +1,317 @@
+//! The jobs that fill a file of labelled positions. Self-play ([`run`]): one searcher per
+//! worker thread plays games ([`selfplay::play_game`]) until the output holds the positions
+//! asked for; the calling thread writes every game's positions as it arrives, so a killed run
+//! loses at most the games in flight, and a restarted one continues where the file stops.
+//! Extraction ([`extract_files`]): the quiet positions of PGN files' games, appended without
+//! repeats. `harness datagen` and `harness extract` parse their command lines and call these.
+
+use super::extract;
+use super::labels::LabelWriter;
+use super::selfplay::{self, GameOptions};
+use crate::game::Variant;
+use crate::openings as book;
+use crate::tune::dataset::Record;
+use anyhow::Context;
+use sable::rng::Rng;
+use sable::search::Searcher;
+use shakmaty::Chess;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+/// One data generation run.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The CSV (`fen,result,score`), appended to.
+    pub out: PathBuf,
+    /// Stop when the file holds this many positions (counting those already there).
+    pub positions: usize,
+    /// How each game is played and adjudicated.
+    pub game: GameOptions,
+    /// Start positions (a random one per game); empty: the start position.
+    pub book: Vec<Chess>,
+    /// Worker threads, each with its own searcher (0 = one per core).
+    pub threads: usize,
+    /// Transposition table per worker, in MB.
+    pub hash: usize,
+    /// Seed of the openings (a resumed run mixes in the positions already written).
+    pub seed: u64,
+}
+
+/// What a run wrote.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Summary {
+    /// Positions in the file at the end.
+    pub total: usize,
+    /// Positions this run added.
+    pub new: usize,
+    /// Games this run finished.
+    pub games: u64,
+    /// Seconds it took.
+    pub seconds: f64,
+}
+
+/// Receives the run's progress (the CLI draws a bar; tests use `()`).
+pub trait Progress {
+    /// Called before the first game: the positions in the file and the positions asked for.
+    fn start(&mut self, _have: usize, _want: usize) {}
+    /// Called after each game is written, with the run's figures so far.
+    fn game(&mut self, _so_far: &Summary) {}
+}
+
+impl Progress for () {}
+
+/// The book's positions (EPD or FEN lines, as a match's `--openings format=epd` reads them).
+pub fn read_book(path: &Path) -> anyhow::Result<Vec<Chess>> {
+    let openings = book::read_epd(path, Variant::Standard).map_err(anyhow::Error::msg)?;
+    anyhow::ensure!(!openings.is_empty(), "{}: no positions", path.display());
+    openings
+        .iter()
+        .map(|o| o.position(Variant::Standard).map_err(anyhow::Error::msg))
+        .collect()
+}
+
+/// Plays games until `cfg.out` holds `cfg.positions` positions; nothing is played when it
+/// holds them already.
+pub fn run(cfg: &Config, progress: &mut dyn Progress) -> anyhow::Result<Summary> {
+    let mut writer = LabelWriter::open(&cfg.out)?;
+    let mut summary = Summary {
+        total: writer.count,
+        new: 0,
+        games: 0,
+        seconds: 0.0,
+    };
+    if writer.count >= cfg.positions {
+        return Ok(summary);
+    }
+    progress.start(writer.count, cfg.positions);
+    let threads = match cfg.threads {
+        0 => rayon::current_num_threads(),
+        n => n,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel();
+    let t0 = Instant::now();
+    let start_count = writer.count;
+    pool.in_place_scope(|s| -> anyhow::Result<()> {
+        for w in 0..threads {
+            let tx = tx.clone();
+            let stop = &stop;
+            // Each worker its own games; a resumed run does not replay the first run's.
+            let seed =
+                cfg.seed ^ ((start_count as u64) << 20) ^ (w as u64).wrapping_mul(0x9E37_79B9);
+            s.spawn(move |_| worker(cfg, seed, stop, &tx));
+        }
+        drop(tx);
+        for recs in rx.iter() {
+            for r in &recs {
+                writer.write(r)?;
+            }
+            writer.flush()?;
+            summary = Summary {
+                total: writer.count,
+                new: writer.count - start_count,
+                games: summary.games + 1,
+                seconds: t0.elapsed().as_secs_f64(),
+            };
+            progress.game(&summary);
+            if writer.count >= cfg.positions {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+        Ok(())
+    })?;
+    summary.seconds = t0.elapsed().as_secs_f64();
+    Ok(summary)
+}
+
+/// One worker: games with its own searcher and generator until `stop` (or the collector is gone).
+fn worker(cfg: &Config, seed: u64, stop: &AtomicBool, tx: &mpsc::Sender<Vec<Record>>) {
+    let mut searcher = Searcher::new(cfg.hash);
+    let mut rng = Rng::from_seed(seed);
+    while !stop.load(Ordering::Relaxed) {
+        let recs = selfplay::play_game(&mut searcher, &cfg.game, &cfg.book, &mut rng, stop);
+        if tx.send(recs).is_err() {
+            break;
+        }
+    }
+}
+
+/// What extraction found in one PGN file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileExtract {
+    /// Games read, games skipped and quiet positions found.
+    pub summary: extract::Summary,
+    /// Positions not in the output before.
+    pub new: usize,
+    /// Why games were skipped (a few).
+    pub problems: Vec<String>,
+}
+
+/// Appends the quiet positions of every game in `pgns` to `out` (positions already there are
+/// not repeated); `each` hears of every file when it is done. Returns the positions in `out`
+/// and how many were added.
+pub fn extract_files(
+    pgns: &[PathBuf],
+    out: &Path,
+    opt: &extract::Options,
+    mut each: impl FnMut(&Path, &FileExtract),
+) -> anyhow::Result<(usize, usize)> {
+    let mut w = LabelWriter::open(out)?;
+    let before = w.count;
+    for path in pgns {
+        let file =
+            std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
+        let (recs, summary, problems) = extract::from_pgn(std::io::BufReader::new(file), opt)
+            .with_context(|| format!("reading {}", path.display()))?;
+        let mut new = 0;
+        for r in &recs {
+            new += usize::from(w.write(r)?);
+        }
+        let found = FileExtract {
+            summary,
+            new,
+            problems,
+        };
+        each(path, &found);
+    }
+    w.flush()?;
+    Ok((w.count, w.count - before))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tune::dataset;
+    use sable::search::Limits;
+
+    fn config(out: &Path, positions: usize, threads: usize) -> Config {
+        Config {
+            out: out.to_owned(),
+            positions,
+            game: GameOptions {
+                limits: Limits::nodes(300),
+                random_plies: 6,
+                win_score: 600,
+                win_plies: 4,
+                draw_score: 10,
+                draw_plies: 8,
+                draw_after: 40,
+                max_plies: 200,
+                syzygy: None,
+            },
+            book: Vec::new(),
+            threads,
+            hash: 1,
+            seed: 5,
+        }
+    }
+
+    /// Counts what the run reports to its progress.
+    #[derive(Default)]
+    struct Seen {
+        start: Option<(usize, usize)>,
+        games: Vec<Summary>,
+    }
+
+    impl Progress for Seen {
+        fn start(&mut self, have: usize, want: usize) {
+            self.start = Some((have, want));
+        }
+        fn game(&mut self, so_far: &Summary) {
+            self.games.push(*so_far);
+        }
+    }
+
+    #[test]
+    fn the_loop_fills_the_file_to_the_count_and_a_second_run_continues_it() {
+        let dir = crate::test_dir("datagen-run");
+        let out = dir.join("data.csv");
+        std::fs::remove_file(&out).ok();
+        let mut seen = Seen::default();
+        let first = run(&config(&out, 40, 2), &mut seen).unwrap();
+        assert_eq!(seen.start, Some((0, 40)));
+        // Games are written whole: the count is reached, by at most a game's positions more.
+        let data = dataset::read_file(&out, false).unwrap();
+        assert_eq!(data.records.len(), first.total);
+        assert!(first.total >= 40 && first.new == first.total, "{first:?}");
+        let last = seen.games.last().unwrap();
+        assert_eq!(
+            (last.total, last.new, last.games),
+            (first.total, first.new, first.games)
+        );
+        assert_eq!(first.games, seen.games.len() as u64);
+        assert!(seen.games.windows(2).all(|w| w[0].total <= w[1].total));
+        // Every kept position is the engine's, with one of the three results.
+        assert!(data
+            .records
+            .iter()
+            .all(|r| r.score.is_some() && [0.0, 0.5, 1.0].contains(&r.result)));
+        // Enough already: nothing played, nothing written.
+        let again = run(&config(&out, 40, 2), &mut ()).unwrap();
+        assert_eq!((again.total, again.new, again.games), (first.total, 0, 0));
+        // More asked for: the file grows from where it stopped, with no position twice.
+        let more = run(&config(&out, first.total + 30, 1), &mut ()).unwrap();
+        assert_eq!(more.total, first.total + more.new);
+        assert!(more.total >= first.total + 30 && more.games > 0, "{more:?}");
+        let data = dataset::read_file(&out, false).unwrap();
+        assert_eq!(data.records.len(), more.total);
+        let keys: std::collections::HashSet<String> = data
+            .records
+            .iter()
+            .map(|r| super::super::labels::key(&r.fen))
+            .collect();
+        assert_eq!(keys.len(), more.total);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn extraction_appends_each_files_new_positions_once() {
+        let dir = crate::test_dir("datagen-extract");
+        let (pgn, out) = (dir.join("games.pgn"), dir.join("data.csv"));
+        std::fs::remove_file(&out).ok();
+        std::fs::write(
+            &pgn,
+            "[Event \"t\"]\n[Result \"1-0\"]\n\n1. e4 {+0.30/10} e5 {-0.25/10} 2. Nf3 {+0.35/9} \
+             Nc6 {-0.3/9} 3. Bb5 {+0.3/9} a6 {-0.2/9} 1-0\n\n[Event \"bad\"]\n[Result \"0-1\"]\n\n\
+             1. e4 e4 0-1\n",
+        )
+        .unwrap();
+        let opt = extract::Options {
+            per_game: 0,
+            skip_plies: 0,
+            seed: 1,
+        };
+        let mut heard = Vec::new();
+        let (total, added) = extract_files(std::slice::from_ref(&pgn), &out, &opt, |p, f| {
+            heard.push((p.to_owned(), f.clone()))
+        })
+        .unwrap();
+        assert_eq!(heard.len(), 1);
+        let (path, found) = &heard[0];
+        assert_eq!(path, &pgn);
+        assert_eq!((found.summary.games, found.summary.bad_games), (2, 1));
+        assert!(
+            added > 0 && found.new == added && total == added,
+            "{found:?}"
+        );
+        assert_eq!(
+            dataset::read_file(&out, false).unwrap().records.len(),
+            total
+        );
+        // Both files again: nothing new, the file as it was.
+        let again = extract_files(&[pgn.clone(), pgn.clone()], &out, &opt, |_, f| {
+            assert_eq!(f.new, 0)
+        })
+        .unwrap();
+        assert_eq!(again, (total, 0));
+        let missing = dir.join("none.pgn");
+        let err = extract_files(&[missing], &out, &opt, |_, _| {}).unwrap_err();
+        assert!(format!("{err:#}").contains("none.pgn"), "{err:#}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
