@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""Print the harness's room-to-room dependency edges, so docs/architecture.md's picture can be
+checked against the code.
+
+A room is a top-level module of the harness library (src/cmd, src/tournament, ...). An edge
+A -> B is any `crate::B` path (in a `use` line or written out) in a file of room A. Code that
+only the tests compile is left out by default: files declared under `#[cfg(test)]` (tests.rs,
+*_tests.rs, hostile_input.rs) and inline `#[cfg(test)] mod ... { }` blocks; `--tests` counts
+them too. The binaries (src/main.rs, src/bin/) use the library by its name, not `crate::`, and
+are not rooms.
+
+Usage: python3 scripts/layers.py [--tests] [--files]
+  --files  after each edge, the files that make it
+Prints the edges grouped by room, then every pair of rooms that import each other (a cycle of
+two) and whether the rooms can be put in an order in which every arrow goes down.
+"""
+
+import re
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SRC = ROOT / ("engine/src" if "--engine" in sys.argv else "src")
+
+CFG_TEST = re.compile(r"#\[cfg\(test\)\]\s*((?:#\[[^\]]*\]\s*)*)(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*([;{])")
+PATH_ATTR = re.compile(r'#\[path\s*=\s*"([^"]+)"\]')
+CRATE_PATH = re.compile(r"\bcrate::(\w+)")
+CRATE_GROUP = re.compile(r"\bcrate::\{([^}]*)\}")
+
+
+def strip_comments(text):
+    """Remove // and /* */ comments (doc comments name modules without depending on them)
+    while keeping string literals, so braces inside comments do not upset the block skipper."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            i = n if j < 0 else j + 2
+        elif c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i : j + 1])
+            i = j + 1
+        elif c == "'" and i + 2 < n and (text[i + 2] == "'" or text[i + 1] == "\\"):
+            # a char literal such as '{' or '\n' (a lifetime 'a has no closing quote)
+            j = text.find("'", i + 2 if text[i + 1] == "\\" else i + 1)
+            out.append(text[i : j + 1])
+            i = j + 1
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def child_file(parent, name, path_attr):
+    """The file a `mod name;` in `parent` refers to, by Rust's rules."""
+    base = parent.parent if parent.name in ("mod.rs", "lib.rs") else parent.with_suffix("")
+    if path_attr:
+        return parent.parent / path_attr
+    for cand in (base / f"{name}.rs", base / name / "mod.rs"):
+        if cand.exists():
+            return cand
+    return base / f"{name}.rs"
+
+
+def without_test_blocks(text, path, test_files):
+    """The text minus inline #[cfg(test)] modules; records out-of-line test modules' files."""
+    keep, pos = [], 0
+    for m in CFG_TEST.finditer(text):
+        if m.start() < pos:
+            continue
+        if m.group(3) == ";":
+            attr = PATH_ATTR.search(m.group(1) or "")
+            test_files.add(child_file(path, m.group(2), attr.group(1) if attr else None).resolve())
+            continue
+        keep.append(text[pos : m.start()])
+        depth, j = 1, m.end()
+        while j < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[j], 0)
+            j += 1
+        pos = j
+    keep.append(text[pos:])
+    return "".join(keep)
+
+
+def room_of(path):
+    rel = path.relative_to(SRC)
+    return rel.parts[0] if len(rel.parts) > 1 else rel.stem
+
+
+def main():
+    with_tests = "--tests" in sys.argv
+    show_files = "--files" in sys.argv
+    files = sorted(p for p in SRC.rglob("*.rs") if p.relative_to(SRC).parts[0] != "bin")
+    files = [p for p in files if p.name not in ("main.rs",)]
+    texts = {p: strip_comments(p.read_text()) for p in files}
+
+    # Test-only files are known once every parent has been read.
+    test_files = set()
+    bodies = {p: without_test_blocks(t, p, test_files) for p, t in texts.items()}
+    # A test file's own children are test-only too (none today, but keep the rule honest).
+    changed = True
+    while changed:
+        changed = False
+        for p in files:
+            if p.resolve() in test_files:
+                before = len(test_files)
+                without_test_blocks(texts[p], p, test_files)
+                for m in re.finditer(r"\bmod\s+(\w+)\s*;", texts[p]):
+                    test_files.add(child_file(p, m.group(1), None).resolve())
+                changed |= len(test_files) != before
+
+    # The rooms are the modules lib.rs declares (a test-only one, such as the harness's
+    # hostile_input, only with --tests).
+    declared = re.findall(r"\bmod\s+(\w+)\s*;", texts[SRC / "lib.rs"])
+    rooms = sorted(
+        r
+        for r in declared
+        if with_tests or child_file(SRC / "lib.rs", r, None).resolve() not in test_files
+    )
+    edges = defaultdict(set)  # (from, to) -> files
+    for p in files:
+        if not with_tests and p.resolve() in test_files:
+            continue
+        src_room = room_of(p)
+        if src_room not in rooms:
+            continue  # lib.rs itself, or a binary's module (engine/src/perft_cmd.rs)
+        body = texts[p] if with_tests else bodies[p]
+        targets = set(CRATE_PATH.findall(body))
+        for group in CRATE_GROUP.findall(body):
+            targets |= {t.strip().split("::")[0] for t in group.split(",") if t.strip()}
+        for t in targets:
+            if t in rooms and t != src_room:
+                edges[(src_room, t)].add(str(p.relative_to(SRC.parent)))
+
+    print(f"# harness room edges ({'with' if with_tests else 'without'} test-only code)")
+    for room in rooms:
+        outs = sorted(t for (f, t) in edges if f == room)
+        print(f"{room:14} -> {', '.join(outs) if outs else '(none)'}")
+        if show_files:
+            for t in outs:
+                print(f"{'':16}{t}: {', '.join(sorted(edges[(room, t)]))}")
+
+    pairs = sorted((a, b) for (a, b) in edges if a < b and (b, a) in edges)
+    print()
+    for a, b in pairs:
+        print(f"cycle: {a} <-> {b}")
+    groups = strongly_connected(rooms, edges)
+    for g in groups:
+        if len(g) > 2:
+            print("cycle through:", " ".join(g))
+    if not pairs and all(len(g) == 1 for g in groups):
+        print("no cycle")
+    # The rooms top to bottom: each room (or group of rooms on one cycle, in brackets) is
+    # listed before everything it imports, so every arrow between groups goes down.
+    order = " ".join(g[0] if len(g) == 1 else "[" + " ".join(g) + "]" for g in groups)
+    print("top to bottom:", order)
+
+
+def strongly_connected(rooms, edges):
+    """Tarjan's strongly connected components, returned importers first (a topological order
+    of the components), each component's rooms sorted."""
+    succ = defaultdict(list)
+    for (a, b) in sorted(edges):
+        succ[a].append(b)
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in succ[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            out.append(sorted(comp))
+
+    for r in rooms:
+        if r not in index:
+            visit(r)
+    return out[::-1]
+
+if __name__ == "__main__":
+    main()
