@@ -9,10 +9,13 @@ only the tests compile is left out by default: files declared under `#[cfg(test)
 them too. The binaries (src/main.rs, src/bin/) use the library by its name, not `crate::`, and
 are not rooms.
 
-Usage: python3 scripts/layers.py [--tests] [--files]
-  --files  after each edge, the files that make it
+Usage: python3 scripts/layers.py [--tests] [--files] [--engine]
+  --tests   count test-only code too
+  --files   after each edge, the files that make it
+  --engine  the engine's rooms (engine/src) instead of the harness's
 Prints the edges grouped by room, then every pair of rooms that import each other (a cycle of
-two) and whether the rooms can be put in an order in which every arrow goes down.
+two) or larger cycle, and the rooms from top to bottom so that every arrow between them goes
+down (rooms on one cycle are bracketed together: no order puts all their arrows down).
 """
 
 import re
@@ -139,7 +142,7 @@ def main():
             if t in rooms and t != src_room:
                 edges[(src_room, t)].add(str(p.relative_to(SRC.parent)))
 
-    print(f"# harness room edges ({'with' if with_tests else 'without'} test-only code)")
+    print(f"# {'engine' if '--engine' in sys.argv else 'harness'} room edges ({'with' if with_tests else 'without'} test-only code)")
     for room in rooms:
         outs = sorted(t for (f, t) in edges if f == room)
         print(f"{room:14} -> {', '.join(outs) if outs else '(none)'}")
