@@ -44,6 +44,13 @@ def strip_comments(text):
         elif text.startswith("/*", i):
             j = text.find("*/", i + 2)
             i = n if j < 0 else j + 2
+        elif c == "r" and re.match(r'r#*"', text[i:]) and not (i and (text[i - 1].isalnum() or text[i - 1] == "_")):
+            # a raw string r"..." or r#"..."#: no escapes, ends at the quote and as many #
+            hashes = re.match(r'r(#*)"', text[i:]).group(1)
+            j = text.find('"' + hashes, i + 2 + len(hashes))
+            j = n if j < 0 else j + 1 + len(hashes)
+            out.append(text[i:j])
+            i = j
         elif c == '"':
             j = i + 1
             while j < n and text[j] != '"':
@@ -52,7 +59,7 @@ def strip_comments(text):
             i = j + 1
         elif c == "'" and i + 2 < n and (text[i + 2] == "'" or text[i + 1] == "\\"):
             # a char literal such as '{' or '\n' (a lifetime 'a has no closing quote)
-            j = text.find("'", i + 2 if text[i + 1] == "\\" else i + 1)
+            j = text.find("'", i + 3 if text[i + 1] == "\\" else i + 2)
             out.append(text[i : j + 1])
             i = j + 1
         else:
