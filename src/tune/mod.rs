@@ -12,4 +12,5 @@ pub mod model;
 pub mod optimise;
 pub mod output;
 pub mod record;
+pub mod run;
 pub mod store;
