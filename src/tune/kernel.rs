@@ -151,8 +151,8 @@ pub fn loss(s: &Store, w: &Dense, k: f64, range: Range<usize>) -> f64 {
             let mut acc = 0.0;
             while b.fill(&mut recs) > 0 {
                 eval_block(&b, &ws, &mut x);
-                for j in 0..b.n {
-                    let d = b.result[j] - logistic(kk * x[j]);
+                for (&xj, &rj) in x[..b.n].iter().zip(&b.result) {
+                    let d = rj - logistic(kk * xj);
                     acc += d * d;
                 }
             }
