@@ -204,19 +204,24 @@ fn grad_chunk(s: &Store, ws: &[[f64; 2]], k: f64, r: Range<usize>, g: &mut [[f64
     let mut sse = 0.0;
     let mut b = Block::new();
     let mut x = [0.0f64; BLOCK];
-    let (mut dm, mut de) = ([0.0f64; BLOCK], [0.0f64; BLOCK]);
+    let (mut dm, mut de, mut e2) = ([0.0f64; BLOCK], [0.0f64; BLOCK], [0.0f64; BLOCK]);
     let mut recs = s.records(r);
     while b.fill(&mut recs) > 0 {
         let n = b.n;
         eval_block(&b, ws, &mut x);
+        // no running sum inside this loop, so the compiler can vectorise it; the squared
+        // errors are summed after it, in the same order as before
         for j in 0..n {
             let sig = logistic(kk * x[j]);
             let d = sig - b.result[j];
-            sse += d * d;
+            e2[j] = d * d;
             // d/d eval of (sig - r)^2 = 2 (sig - r) sig (1 - sig) K ln10 / 400
             let f = 2.0 * d * sig * (1.0 - sig) * kk;
             dm[j] = f * b.rho_mg[j];
             de[j] = f * b.rho_eg[j];
+        }
+        for &e in &e2[..n] {
+            sse += e;
         }
         for j in 0..n {
             let (chain, others) = b.groups[j];
