@@ -29,8 +29,9 @@ use std::sync::Arc;
 /// The first eight bytes of every cache file.
 pub const MAGIC: &[u8; 8] = b"SABLETUN";
 /// The record layout's version; a file of another version is refused (and rebuilt). Version 2:
-/// long gaps of the general group bridged by zero terms (version 1 had escape bytes).
-pub const VERSION: u64 = 2;
+/// long gaps of the general group bridged by zero terms (version 1 had escape bytes). Version 3:
+/// ±2 terms in the chain with ±1, a 3-byte header with the scale byte only when not 128.
+pub const VERSION: u64 = 3;
 /// Bytes before the identity text.
 const HEADER: usize = 64;
 

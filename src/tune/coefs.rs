@@ -3,7 +3,8 @@
 //! quiescence search. The tuner never has a second copy of the evaluation.
 
 use super::dataset::Record;
-use super::store::{Coefs, Store};
+use super::record::Coefs;
+use super::store::Store;
 use rayon::prelude::*;
 use sable::board::Board;
 use sable::eval;

@@ -169,7 +169,7 @@ fn report_traced(train: &Store, valid: &Store, secs: f64) {
         all += r.bytes.len();
     }
     eprintln!(
-        "traced {} positions in {secs:.1}s, {:.1} bytes/position (header {:.1}, ±1 terms {:.1}, others {:.1})",
+        "traced {} positions in {secs:.1}s, {:.1} bytes/position (header {:.1}, ±1 and ±2 terms {:.1}, others {:.1})",
         train.len() + valid.len(),
         (train.bytes() + valid.bytes()) as f64 / n,
         (all - unit - general) as f64 / n,

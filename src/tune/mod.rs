@@ -1,12 +1,16 @@
 //! Texel tuning: datasets, coefficient extraction, K fitting, optimiser, weight output.
 
 pub mod adam;
+pub mod block;
 pub mod cache;
 pub mod coefs;
 pub mod dataset;
+pub mod kernel;
 pub mod kfit;
 pub mod load;
 pub mod model;
 pub mod optimise;
 pub mod output;
+pub mod record;
+pub mod run;
 pub mod store;

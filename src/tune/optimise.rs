@@ -212,7 +212,7 @@ pub fn fresh(init: Vec<[f64; 2]>, k: f64, lr: f64, sizes: (usize, usize)) -> Che
 
 #[cfg(test)]
 mod tests {
-    use super::super::store::Coefs;
+    use super::super::record::Coefs;
     use super::*;
 
     /// Positions whose result is the expected score under a known material rule; tuning from zero

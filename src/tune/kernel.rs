@@ -1,0 +1,381 @@
+//! The kernel: the loss and its exact gradient over a store, summed in parallel with rayon (one
+//! gradient accumulator per chunk, sized to the store's weights, then reduced).
+//!
+//! Each chunk goes a block of [`BLOCK`] positions at a time: the block is decoded once
+//! ([`Block`]), then three passes: every position's evaluation, every sigmoid and its
+//! derivative (a loop over arrays), and the scatter of every position's share of the gradient
+//! to its terms' slots. The passes of neighbouring positions are independent, so the processor
+//! overlaps them, and the block's bytes are still in the first-level cache for the scatter.
+
+use super::block::{Block, BLOCK};
+use super::model::{logistic, Dense, LN10_400};
+use super::record::{CODES, CODE_COEF};
+use super::store::Store;
+use rayon::prelude::*;
+use std::ops::Range;
+
+/// Every weight pair multiplied by each chain coefficient: slot `CODES * i + code` holds
+/// `CODE_COEF[code] * w[i]`, so a chain term is one addition without a multiplication or a
+/// sign test. The same layout accumulates the gradient, folded per weight afterwards ([`fold`]).
+fn table(w: &Dense, width: usize) -> Vec<[f64; 2]> {
+    let mut s = vec![[0.0; 2]; CODES * width];
+    for (i, x) in w[..width].iter().enumerate() {
+        for (k, &c) in CODE_COEF.iter().enumerate() {
+            s[CODES * i + k] = [c as f64 * x[0], c as f64 * x[1]];
+        }
+    }
+    s
+}
+
+/// The pair in slot `j`.
+#[inline(always)]
+fn at(ws: &[[f64; 2]], j: usize) -> [f64; 2] {
+    debug_assert!(j < ws.len());
+    // SAFETY: every index a `Store` holds is below its `width` (`Store::push` and
+    // `Store::from_bytes` keep that invariant, bridging terms included), and the kernel's
+    // tables have `CODES * width` slots: `CODES * i + code` with code < CODES is inside.
+    unsafe { *ws.get_unchecked(j) }
+}
+
+/// Adds `v` to the pair in slot `j`.
+#[inline(always)]
+fn add_at(gs: &mut [[f64; 2]], j: usize, v: [f64; 2]) {
+    debug_assert!(j < gs.len());
+    // SAFETY: as in `at`.
+    let x = unsafe { gs.get_unchecked_mut(j) };
+    x[0] += v[0];
+    x[1] += v[1];
+}
+
+/// The sum of the slots of a chain, in two independent sums (one sum would wait on the
+/// addition's latency at every term).
+#[inline(always)]
+fn sum_chain(gaps: &[u8], ws: &[[f64; 2]]) -> [f64; 2] {
+    let (mut a, mut b) = ([0.0f64; 2], [0.0f64; 2]);
+    let mut j = 0usize;
+    let mut pairs = gaps.chunks_exact(2);
+    for g in &mut pairs {
+        j += g[0] as usize;
+        let x = at(ws, j);
+        j += g[1] as usize;
+        let y = at(ws, j);
+        a = [a[0] + x[0], a[1] + x[1]];
+        b = [b[0] + y[0], b[1] + y[1]];
+    }
+    if let [g] = pairs.remainder() {
+        let x = at(ws, j + *g as usize);
+        a = [a[0] + x[0], a[1] + x[1]];
+    }
+    [a[0] + b[0], a[1] + b[1]]
+}
+
+/// The (mg, eg) sums of one record: its chain's slots plus its other terms (coefficient times
+/// weight).
+#[inline(always)]
+fn dot(chain: &[u8], others: &[u8], ws: &[[f64; 2]]) -> [f64; 2] {
+    let u = sum_chain(chain, ws);
+    let mut g = [0.0f64; 2];
+    let mut i = 0usize;
+    for t in others.chunks_exact(2) {
+        i += t[0] as usize;
+        let c = t[1] as i8 as f64;
+        let x = at(ws, CODES * i);
+        g[0] += c * x[0];
+        g[1] += c * x[1];
+    }
+    [u[0] + g[0], u[1] + g[1]]
+}
+
+/// The White-view evals of the block's positions, into `x[..b.n]`.
+#[inline(always)]
+fn eval_block(b: &Block<'_>, ws: &[[f64; 2]], x: &mut [f64; BLOCK]) {
+    for (j, xj) in x[..b.n].iter_mut().enumerate() {
+        let (chain, others) = b.groups[j];
+        let [mg, eg] = dot(chain, others, ws);
+        *xj = mg * b.rho_mg[j] + eg * b.rho_eg[j] + b.fixed[j];
+    }
+}
+
+/// Adds `d` to the gradient slot of every chain term and `coef * d` to the +1 slot of the
+/// other terms.
+#[inline(always)]
+fn scatter(chain: &[u8], others: &[u8], d: [f64; 2], gs: &mut [[f64; 2]]) {
+    let mut j = 0usize;
+    for &b in chain {
+        j += b as usize;
+        add_at(gs, j, d);
+    }
+    let mut i = 0usize;
+    for t in others.chunks_exact(2) {
+        i += t[0] as usize;
+        let c = t[1] as i8 as f64;
+        add_at(gs, CODES * i, [c * d[0], c * d[1]]);
+    }
+}
+
+/// The gradient of each weight from its coded slots: a term `c * w` contributes `c` times its
+/// slot's sum.
+fn fold(gs: &[[f64; 2]], out: &mut [[f64; 2]], scale: f64) {
+    for (o, s) in out.iter_mut().zip(gs.chunks_exact(CODES)) {
+        let mut g = [0.0; 2];
+        for (k, &c) in CODE_COEF.iter().enumerate() {
+            g[0] += c as f64 * s[k][0];
+            g[1] += c as f64 * s[k][1];
+        }
+        *o = [g[0] * scale, g[1] * scale];
+    }
+}
+
+/// Splits `0..n` into contiguous chunks for the rayon workers (a few per thread for balance).
+fn chunks(n: usize) -> Vec<Range<usize>> {
+    let parts = (rayon::current_num_threads() * 4).clamp(1, n.max(1));
+    let size = n.div_ceil(parts).max(1);
+    (0..n).step_by(size).map(|a| a..(a + size).min(n)).collect()
+}
+
+/// Mean squared error over positions `range` at weights `w` and scale `k`.
+pub fn loss(s: &Store, w: &Dense, k: f64, range: Range<usize>) -> f64 {
+    let n = range.len();
+    if n == 0 {
+        return 0.0;
+    }
+    let base = range.start;
+    let ws = table(w, s.width());
+    let kk = k * LN10_400;
+    let sse: f64 = chunks(n)
+        .into_par_iter()
+        .map(|r| {
+            let mut b = Block::new();
+            let mut x = [0.0f64; BLOCK];
+            let mut recs = s.records(r.start + base..r.end + base);
+            let mut acc = 0.0;
+            while b.fill(&mut recs) > 0 {
+                eval_block(&b, &ws, &mut x);
+                for (&xj, &rj) in x[..b.n].iter().zip(&b.result) {
+                    let d = rj - logistic(kk * xj);
+                    acc += d * d;
+                }
+            }
+            acc
+        })
+        .sum();
+    sse / n as f64
+}
+
+/// Mean squared error over `range` and its gradient with respect to every weight (mg, eg),
+/// written into `grad` (which is overwritten; entries past the store's width are zero).
+pub fn loss_and_grad(
+    s: &Store,
+    w: &Dense,
+    k: f64,
+    range: Range<usize>,
+    grad: &mut [[f64; 2]],
+) -> f64 {
+    let n = range.len();
+    grad.fill([0.0; 2]);
+    if n == 0 {
+        return 0.0;
+    }
+    let width = s.width().min(grad.len());
+    let base = range.start;
+    let ws = table(w, s.width());
+    let (sse, g) = chunks(n)
+        .into_par_iter()
+        .map(|r| {
+            let mut g = vec![[0.0; 2]; ws.len()];
+            let sse = grad_chunk(s, &ws, k, r.start + base..r.end + base, &mut g);
+            (sse, g)
+        })
+        .reduce_with(|(a, mut ga), (b, gb)| {
+            for (x, y) in ga.iter_mut().zip(&gb) {
+                x[0] += y[0];
+                x[1] += y[1];
+            }
+            (a + b, ga)
+        })
+        .expect("at least one chunk");
+    fold(&g, &mut grad[..width], 1.0 / n as f64);
+    sse / n as f64
+}
+
+/// The single-thread kernel: sum of squared errors over `r`, adding the unnormalised gradient to `g`.
+fn grad_chunk(s: &Store, ws: &[[f64; 2]], k: f64, r: Range<usize>, g: &mut [[f64; 2]]) -> f64 {
+    let kk = k * LN10_400;
+    let mut sse = 0.0;
+    let mut b = Block::new();
+    let mut x = [0.0f64; BLOCK];
+    let (mut dm, mut de, mut e2) = ([0.0f64; BLOCK], [0.0f64; BLOCK], [0.0f64; BLOCK]);
+    let mut recs = s.records(r);
+    while b.fill(&mut recs) > 0 {
+        let n = b.n;
+        eval_block(&b, ws, &mut x);
+        // no running sum inside this loop, so the compiler can vectorise it; the squared
+        // errors are summed after it, in the same order as before
+        for j in 0..n {
+            let sig = logistic(kk * x[j]);
+            let d = sig - b.result[j];
+            e2[j] = d * d;
+            // d/d eval of (sig - r)^2 = 2 (sig - r) sig (1 - sig) K ln10 / 400
+            let f = 2.0 * d * sig * (1.0 - sig) * kk;
+            dm[j] = f * b.rho_mg[j];
+            de[j] = f * b.rho_eg[j];
+        }
+        for &e in &e2[..n] {
+            sse += e;
+        }
+        for j in 0..n {
+            let (chain, others) = b.groups[j];
+            scatter(chain, others, [dm[j], de[j]], g);
+        }
+    }
+    sse
+}
+
+/// White-view evals of positions `range` (for K fitting, where the weights do not move).
+pub fn evals(s: &Store, w: &Dense, range: Range<usize>) -> Vec<f64> {
+    let base = range.start;
+    let ws = table(w, s.width());
+    chunks(range.len())
+        .into_par_iter()
+        .map(|r| {
+            let mut b = Block::new();
+            let mut x = [0.0f64; BLOCK];
+            let mut out = Vec::with_capacity(r.len());
+            let mut recs = s.records(r.start + base..r.end + base);
+            while b.fill(&mut recs) > 0 {
+                eval_block(&b, &ws, &mut x);
+                out.extend_from_slice(&x[..b.n]);
+            }
+            out
+        })
+        .flatten()
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::model::{eval_pos, to_dense, zero_dense};
+    use super::super::record::Coefs;
+    use super::*;
+
+    /// A small synthetic store with varied phases and coefficients (deterministic).
+    pub(crate) fn synthetic(n: usize, params: u16) -> Store {
+        let mut s = Store::new();
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..n {
+            let mut terms: Vec<(u16, i16)> = Vec::new();
+            for i in 0..params {
+                if next() % 3 == 0 {
+                    terms.push((i, (next() % 7) as i16 - 3));
+                }
+            }
+            terms.retain(|t| t.1 != 0);
+            let c = Coefs {
+                phase: (next() % 25) as i32,
+                scale: 64 + (next() % 65) as i32,
+                fixed: (next() % 21) as i32 - 10,
+                terms,
+            };
+            s.push(&c, (next() % 3) as f64 / 2.0).unwrap();
+        }
+        s
+    }
+
+    #[test]
+    fn kernel_evals_equal_the_plain_formula() {
+        let s = synthetic(700, 40);
+        let w0: Vec<[f64; 2]> = (0..40)
+            .map(|i| [13.0 * i as f64 - 200.0, 77.5 - 5.0 * i as f64])
+            .collect();
+        let w = to_dense(&w0).unwrap();
+        let e = evals(&s, &w, 0..s.len());
+        for (p, &x) in e.iter().enumerate() {
+            assert!((x - eval_pos(&s, p, &w)).abs() < 1e-9, "position {p}");
+        }
+        let part = evals(&s, &w, 130..131);
+        assert_eq!(part, vec![e[130]]);
+    }
+
+    #[test]
+    fn analytic_gradient_matches_finite_differences() {
+        let s = synthetic(300, 12);
+        let mut w0 = vec![[0.0; 2]; 12];
+        for (i, x) in w0.iter_mut().enumerate() {
+            *x = [10.0 * i as f64 - 40.0, 25.0 - 3.0 * i as f64];
+        }
+        let w = to_dense(&w0).unwrap();
+        let k = 1.3;
+        let mut g = zero_dense();
+        let l = loss_and_grad(&s, &w, k, 0..s.len(), &mut g[..]);
+        assert!((l - loss(&s, &w, k, 0..s.len())).abs() < 1e-12);
+        let h = 1e-4;
+        for i in 0..12 {
+            for ph in 0..2 {
+                let mut wp = w.clone();
+                let mut wm = w.clone();
+                wp[i][ph] += h;
+                wm[i][ph] -= h;
+                let fd = (loss(&s, &wp, k, 0..s.len()) - loss(&s, &wm, k, 0..s.len())) / (2.0 * h);
+                let a = g[i][ph];
+                assert!(
+                    (fd - a).abs() <= 1e-7 + 1e-4 * a.abs(),
+                    "param {i}/{ph}: fd {fd} vs {a}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn grouping_sorts_inside_windows_and_keeps_loss_and_gradient() {
+        let s = synthetic(500, 30);
+        let grouped = s.grouped(128);
+        assert_eq!(grouped.len(), s.len());
+        for (wi, win) in (0..s.len()).collect::<Vec<_>>().chunks(128).enumerate() {
+            let lens: Vec<usize> = win.iter().map(|&p| grouped.rec(p).terms_bound()).collect();
+            assert!(
+                lens.windows(2).all(|l| l[0] <= l[1]),
+                "window {wi}: {lens:?}"
+            );
+            // the same positions, only reordered inside the window
+            let mut a: Vec<_> = win.iter().map(|&p| format!("{:?}", s.coefs(p))).collect();
+            let mut b: Vec<_> = win
+                .iter()
+                .map(|&p| format!("{:?}", grouped.coefs(p)))
+                .collect();
+            a.sort();
+            b.sort();
+            assert_eq!(a, b);
+        }
+        let w = to_dense(&vec![[5.0, -2.0]; 30]).unwrap();
+        let (mut g1, mut g2) = (zero_dense(), zero_dense());
+        let l1 = loss_and_grad(&s, &w, 1.1, 0..s.len(), &mut g1[..30]);
+        let l2 = loss_and_grad(&grouped, &w, 1.1, 0..s.len(), &mut g2[..30]);
+        assert!((l1 - l2).abs() < 1e-12);
+        for i in 0..30 {
+            assert!((g1[i][0] - g2[i][0]).abs() < 1e-12 && (g1[i][1] - g2[i][1]).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn parallel_sum_equals_serial_sum() {
+        let s = synthetic(1000, 20);
+        let w = to_dense(&vec![[7.0, -3.0]; 20]).unwrap();
+        let mut g = zero_dense();
+        let l = loss_and_grad(&s, &w, 1.0, 0..s.len(), &mut g[..]);
+        let ws = table(&w, s.width());
+        let mut gs = vec![[0.0; 2]; ws.len()];
+        let sse = grad_chunk(&s, &ws, 1.0, 0..s.len(), &mut gs);
+        let mut g1 = zero_dense();
+        fold(&gs, &mut g1[..20], 1.0 / 1000.0);
+        assert!((l - sse / 1000.0).abs() < 1e-12);
+        for i in 0..20 {
+            assert!((g[i][0] - g1[i][0]).abs() < 1e-12 && (g[i][1] - g1[i][1]).abs() < 1e-12);
+        }
+    }
+}

@@ -1,0 +1,374 @@
+//! The byte layout of one position's record: how a position's coefficients are encoded, and
+//! decoded again.
+//!
+//! ```text
+//! byte 0     phase (bits 0-4) | result code (bits 5-6: 0.0, 0.5, 1.0, or 3 = u16 follows) | fixed? (bit 7)
+//! byte 1     byte length of the small-term chain (0..=255)
+//! byte 2     number of other terms (bits 0-6) | scale byte follows (bit 7: the scale is not 128)
+//! [u8]       scale (0..=127), when bit 7 of byte 2 is set
+//! [u16]      result * 32768, when the result is not 0, 1/2 or 1 (a `--lambda` blend)
+//! [i16]      fixed centipawns, when not 0
+//! chain      the terms with coefficient +1, -1, +2 or -2, one byte each: the gap from the
+//!            previous one in "coded slots", slot 5i + code for weight i (code 0: +1, 1: -1,
+//!            2: +2, 3: -2, 4: 0), so one ascending list serves the four coefficients; a gap
+//!            past 255 is bridged by terms of code 4 (coefficient 0), which add nothing
+//! others     every other term: gap byte from the previous such term's index, then its
+//!            coefficient as an i8 (a gap past 255 is bridged by terms of coefficient 0)
+//! ```
+//!
+//! The kernel keeps each weight pair five times, multiplied by +1, -1, +2, -2 and 0
+//! ([`super::kernel`]), so a chain term is one addition, with neither a multiplication nor a
+//! sign test, and no loop over terms tests a byte (an escape byte cost a fifth of the speed
+//! in the first version of these records). On the engine's self-play data about nine in ten terms are in the
+//! chain (measured on `data/sample.csv`: 39.8 of 43.2 terms a position). Coefficients beyond
+//! the i8 range are split into several terms of the same index (gap 0): the evaluation is
+//! linear, so the dot product is unchanged. Most positions have the full endgame scale (97 %
+//! of the sample), so the scale costs a byte only when it is not 128.
+
+/// The tapering constants shared with the engine (`sable::eval::{PHASE_MAX, SCALE_MAX}`).
+pub const PHASE_MAX: i32 = 24;
+/// Endgame scale denominator.
+pub const SCALE_MAX: i32 = 128;
+
+/// Largest number of parameters a record can index (the dense arrays of the model).
+pub const MAX_PARAMS: usize = 4096;
+
+/// Coded slots per weight in the chain.
+pub const CODES: usize = 5;
+
+/// The coefficient of each slot code; the last, 0, bridges long gaps.
+pub const CODE_COEF: [i8; CODES] = [1, -1, 2, -2, 0];
+
+/// The code of the bridging slots.
+const BRIDGE: usize = CODES - 1;
+
+/// Most other terms a record holds (7 bits of byte 2).
+const MAX_OTHERS: usize = 127;
+
+/// Results other than 0, 1/2 and 1 are stored as `round(result * RESULT_ONE)`: exact for the
+/// three game results, within 1.5e-5 for blended targets.
+const RESULT_ONE: f64 = 32768.0;
+
+/// The linear form of one position's evaluation, from White's view (what `sable::eval::trace` gives).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Coefs {
+    /// Game phase, 0 (pawn endgame) ..= 24 (full middlegame).
+    pub phase: i32,
+    /// Endgame scale, 0 ..= 128.
+    pub scale: i32,
+    /// Untunable centipawns added after tapering.
+    pub fixed: i32,
+    /// (parameter index, white-minus-black coefficient), sorted by index, zeros omitted.
+    pub terms: Vec<(u16, i16)>,
+}
+
+/// One position as stored: its header and its two groups of encoded terms.
+#[derive(Clone, Copy, Debug)]
+pub struct Rec<'a> {
+    /// Game result (or training target) from White's view.
+    pub result: f64,
+    /// Game phase 0..=24.
+    pub phase: u8,
+    /// Endgame scale 0..=128.
+    pub scale: u8,
+    /// Untunable centipawns (added after tapering).
+    pub fixed: i16,
+    /// The chain of small terms: gap bytes in coded slots.
+    pub unit: &'a [u8],
+    /// Gap and coefficient bytes of the other terms.
+    pub general: &'a [u8],
+    /// The whole record, header included.
+    pub bytes: &'a [u8],
+}
+
+impl Rec<'_> {
+    /// Weight of the middlegame sum in the white eval: phase / 24.
+    #[inline]
+    pub fn rho_mg(&self) -> f64 {
+        // multiply by a constant reciprocal: a division per position costs measurable time
+        self.phase as f64 * (1.0 / PHASE_MAX as f64)
+    }
+
+    /// Weight of the endgame sum: (24 - phase) * scale / 128 / 24.
+    #[inline]
+    pub fn rho_eg(&self) -> f64 {
+        ((PHASE_MAX - self.phase as i32) * self.scale as i32) as f64
+            * (1.0 / (SCALE_MAX as f64 * PHASE_MAX as f64))
+    }
+
+    /// The coefficients, merged back per index and sorted (as the engine's trace has them).
+    pub fn coefs(&self) -> Coefs {
+        let mut terms: Vec<(u16, i16)> = Vec::new();
+        for_each_unit(self.unit, |i, c| {
+            if c != 0 {
+                terms.push((i as u16, c as i16));
+            }
+        });
+        for_each_general(self.general, |i, c| {
+            if c != 0 {
+                terms.push((i as u16, c as i16));
+            }
+        });
+        Coefs {
+            phase: self.phase as i32,
+            scale: self.scale as i32,
+            fixed: self.fixed as i32,
+            terms: merged(terms),
+        }
+    }
+
+    /// The number of terms the record decodes to, or a little more (escape bytes and the zero
+    /// terms bridging long gaps count): the kernel pads a block's positions to its largest.
+    #[inline]
+    pub fn terms_bound(&self) -> usize {
+        self.unit.len() + self.general.len() / 2
+    }
+
+    /// One past the largest index of the record (0 without terms).
+    pub fn width(&self) -> usize {
+        let mut width = 0;
+        // bridging terms count: the kernel reads their (zero) slots
+        for_each_unit(self.unit, |i, _| width = width.max(i + 1));
+        for_each_general(self.general, |i, _| width = width.max(i + 1));
+        width
+    }
+}
+
+/// Terms sorted by index, the coefficients of one index summed, zeros dropped.
+fn merged(mut terms: Vec<(u16, i16)>) -> Vec<(u16, i16)> {
+    terms.sort_by_key(|t| t.0);
+    let mut out: Vec<(u16, i16)> = Vec::with_capacity(terms.len());
+    for (i, c) in terms {
+        match out.last_mut() {
+            Some(last) if last.0 == i => last.1 += c,
+            _ => out.push((i, c)),
+        }
+    }
+    out.retain(|t| t.1 != 0);
+    out
+}
+
+/// Calls `f` with every (index, coefficient) of a chain, the zero terms that bridge long gaps
+/// included.
+#[inline(always)]
+pub fn for_each_unit(chain: &[u8], mut f: impl FnMut(usize, i8)) {
+    let mut slot = 0usize;
+    for &b in chain {
+        slot += b as usize;
+        f(slot / CODES, CODE_COEF[slot % CODES]);
+    }
+}
+
+/// Calls `f` with every (index, coefficient) of the other terms, the zero terms that bridge
+/// long gaps included.
+#[inline(always)]
+pub fn for_each_general(bytes: &[u8], mut f: impl FnMut(usize, i8)) {
+    let mut i = 0usize;
+    for t in bytes.chunks_exact(2) {
+        i += t[0] as usize;
+        f(i, t[1] as i8);
+    }
+}
+
+/// The chain code of a coefficient, if it has one.
+fn code(c: i16) -> Option<usize> {
+    CODE_COEF.iter().position(|&k| k as i16 == c)
+}
+
+/// Appends the record of `c` with `result` to `out`; returns one past its largest index. Fails
+/// (appending nothing) when phase, scale, fixed, result or an index is out of range, or a
+/// group would not fit its length field.
+pub fn encode(c: &Coefs, result: f64, out: &mut Vec<u8>) -> Result<usize, String> {
+    if !(0..=PHASE_MAX).contains(&c.phase) {
+        return Err(format!("phase {} outside 0..={PHASE_MAX}", c.phase));
+    }
+    if !(0..=SCALE_MAX).contains(&c.scale) {
+        return Err(format!("scale {} outside 0..={SCALE_MAX}", c.scale));
+    }
+    if !(0.0..=1.0).contains(&result) {
+        return Err(format!("result {result} outside [0, 1]"));
+    }
+    let fixed = i16::try_from(c.fixed).map_err(|_| format!("fixed {} too large", c.fixed))?;
+    if let Some(&(i, _)) = c.terms.iter().find(|t| t.0 as usize >= MAX_PARAMS) {
+        return Err(format!(
+            "parameter index {i} beyond the store's limit {MAX_PARAMS}"
+        ));
+    }
+    let terms = merged(c.terms.clone());
+    let (mut chain, mut others) = (Vec::new(), Vec::new());
+    let (mut cur, mut cur_other) = (0usize, 0usize);
+    for &(i, v) in &terms {
+        let i = i as usize;
+        if let Some(k) = code(v) {
+            let slot = CODES * i + k;
+            while slot - cur > u8::MAX as usize {
+                // the farthest bridging slot within a byte's reach
+                let mut t = cur + u8::MAX as usize;
+                t -= (t + CODES - BRIDGE) % CODES;
+                chain.push((t - cur) as u8);
+                cur = t;
+            }
+            chain.push((slot - cur) as u8);
+            cur = slot;
+        } else {
+            // split coefficients beyond i8 into parts of at most 127 in magnitude
+            let mut v = v;
+            while v != 0 {
+                let part = v.clamp(-127, 127);
+                let mut gap = i - cur_other;
+                while gap > u8::MAX as usize {
+                    others.extend([u8::MAX, 0]);
+                    gap -= u8::MAX as usize;
+                }
+                others.extend([gap as u8, part as i8 as u8]);
+                cur_other = i;
+                v -= part;
+            }
+        }
+    }
+    if chain.len() > u8::MAX as usize {
+        return Err(format!(
+            "{} bytes of small terms exceed the record's limit of 255",
+            chain.len()
+        ));
+    }
+    if others.len() / 2 > MAX_OTHERS {
+        return Err(format!(
+            "{} other terms exceed the record's limit of {MAX_OTHERS}",
+            others.len() / 2
+        ));
+    }
+    // the three game results need no bytes of their own
+    let code: u8 = [0.0, 0.5, 1.0]
+        .iter()
+        .position(|&r| r == result)
+        .map_or(3, |k| k as u8);
+    let scaled = c.scale != SCALE_MAX;
+    out.push(c.phase as u8 | code << 5 | u8::from(fixed != 0) << 7);
+    out.push(chain.len() as u8);
+    out.push((others.len() / 2) as u8 | u8::from(scaled) << 7);
+    if scaled {
+        out.push(c.scale as u8);
+    }
+    if code == 3 {
+        out.extend(((result * RESULT_ONE).round() as u16).to_le_bytes());
+    }
+    if fixed != 0 {
+        out.extend(fixed.to_le_bytes());
+    }
+    out.extend(chain);
+    out.extend(others);
+    Ok(terms.last().map_or(0, |t| t.0 as usize + 1))
+}
+
+/// Decodes the record at byte `at`, checking that it lies inside `data` and its header is in
+/// range (its terms are not checked: [`super::store::Store::from_bytes`] does that).
+#[inline]
+pub fn decode(data: &[u8], at: usize) -> Result<Rec<'_>, String> {
+    let h = data
+        .get(at..at + 3)
+        .ok_or_else(|| format!("record header at byte {at} past the end"))?;
+    let phase = h[0] & 31;
+    let code = (h[0] >> 5) & 3;
+    let has_fixed = h[0] >> 7 == 1;
+    let (nu, ng) = (h[1] as usize, 2 * (h[2] & 127) as usize);
+    let mut k = at + 3;
+    let scale = if h[2] >> 7 == 1 {
+        let s = *data
+            .get(k)
+            .ok_or_else(|| format!("record at byte {at} past the end"))?;
+        k += 1;
+        if s as i32 >= SCALE_MAX {
+            return Err(format!("scale byte {s} out of range"));
+        }
+        s
+    } else {
+        SCALE_MAX as u8
+    };
+    if phase as i32 > PHASE_MAX {
+        return Err(format!("phase {phase} out of range"));
+    }
+    let take2 = |k: &mut usize| -> Result<[u8; 2], String> {
+        let b = data
+            .get(*k..*k + 2)
+            .ok_or_else(|| format!("record at byte {at} past the end"))?;
+        *k += 2;
+        Ok([b[0], b[1]])
+    };
+    let result = match code {
+        0 => 0.0,
+        1 => 0.5,
+        2 => 1.0,
+        _ => {
+            let q = u16::from_le_bytes(take2(&mut k)?);
+            if q as f64 > RESULT_ONE {
+                return Err(format!("result {q}/32768 above 1"));
+            }
+            q as f64 / RESULT_ONE
+        }
+    };
+    let fixed = if has_fixed {
+        i16::from_le_bytes(take2(&mut k)?)
+    } else {
+        0
+    };
+    let body = data
+        .get(k..k + nu + ng)
+        .ok_or_else(|| format!("record at byte {at} past the end"))?;
+    Ok(Rec {
+        result,
+        phase,
+        scale,
+        fixed,
+        unit: &body[..nu],
+        general: &body[nu..],
+        bytes: &data[at..k + nu + ng],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(c: &Coefs, result: f64) -> Vec<u8> {
+        let mut out = Vec::new();
+        encode(c, result, &mut out).unwrap();
+        out
+    }
+
+    #[test]
+    fn small_terms_take_one_byte_and_long_gaps_are_bridged() {
+        let c = Coefs {
+            phase: 24,
+            scale: 128,
+            fixed: 0,
+            terms: vec![(0, 1), (1, -2), (2, 2), (200, -1), (201, 5)],
+        };
+        let b = one(&c, 1.0);
+        let r = decode(&b, 0).unwrap();
+        // slots 0, 5 + 3, 10 + 2, 1000 + 1: gaps 0, 8, 4, then bridges to the zero slots
+        // 264 (= 5 * 52 + 4), 519 and 774, and the last 227
+        assert_eq!(r.unit, &[0, 8, 4, 252, 255, 255, 227]);
+        assert_eq!(r.general, &[201, 5]);
+        // three header bytes: no scale byte at 128, no result bytes for a win
+        assert_eq!(b.len(), 3 + 7 + 2);
+        assert_eq!(r.coefs(), c);
+        assert_eq!(r.width(), 202);
+    }
+
+    #[test]
+    fn duplicate_indices_are_merged_before_encoding() {
+        let c = Coefs {
+            phase: 3,
+            scale: 64,
+            fixed: 9,
+            terms: vec![(7, 1), (7, 1), (9, 1), (9, -1), (12, -300)],
+        };
+        let b = one(&c, 0.25);
+        let r = decode(&b, 0).unwrap();
+        assert_eq!(r.coefs().terms, vec![(7, 2), (12, -300)]);
+        assert_eq!((r.scale, r.fixed, r.phase), (64, 9, 3));
+        assert!((r.result - 0.25).abs() < 2e-5);
+        assert!(decode(&b[..b.len() - 1], 0).is_err());
+    }
+}
