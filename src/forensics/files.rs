@@ -1,5 +1,5 @@
-//! Where a run keeps its failure cases: `<results-stem>.failures/` beside the results file, one
-//! file a failed game (`game-000123-illegal-move.txt`), at most `--max-failure-files` of them, so
+//! Where a run keeps its failure cases: a folder (the runner names it `<results-stem>.failures/`
+//! beside the results file, `tournament::naming::failures`), one file a failed game (`game-000123-illegal-move.txt`), at most `--max-failure-files` of them, so
 //! that an engine that fails every game cannot fill the disk. The files of a resumed run count
 //! against the same bound.
 
@@ -32,11 +32,6 @@ pub struct FailureFiles {
     summary: FailureSummary,
 }
 
-/// The failure folder beside a results file: `match.json` → `match.failures`.
-pub fn failure_dir(results: &Path) -> PathBuf {
-    crate::tournament::naming::sibling(results, "failures")
-}
-
 /// The file name of a game's case: `game-000123-illegal-move.txt`.
 pub fn file_name(case: &FailureCase) -> String {
     format!("game-{:06}-{}.txt", case.game, case.kind.slug())
@@ -47,10 +42,11 @@ fn is_case_file(name: &str) -> bool {
 }
 
 impl FailureFiles {
-    /// The failure folder beside `results`, keeping at most `max` case files (those already
-    /// there count). Nothing is created until the first failure.
-    pub fn new(results: &Path, max: usize) -> FailureFiles {
-        let dir = failure_dir(results);
+    /// The failure folder `dir`, keeping at most `max` case files (those already there count).
+    /// Nothing is created until the first failure. The folder's name is the runner's to choose
+    /// (`tournament::naming::failures`): this room stays below the runner.
+    pub fn new(dir: &Path, max: usize) -> FailureFiles {
+        let dir = dir.to_path_buf();
         let present = std::fs::read_dir(&dir)
             .map(|entries| {
                 entries
@@ -148,11 +144,10 @@ mod tests {
     #[test]
     fn the_folder_keeps_at_most_its_bound_across_resumes() {
         let root = crate::test_dir("failure-files");
-        let results = root.join("run.json");
-        let _ = std::fs::remove_dir_all(failure_dir(&results));
-        assert_eq!(failure_dir(&results), root.join("run.failures"));
-        let mut files = FailureFiles::new(&results, 3);
-        assert!(!failure_dir(&results).exists(), "nothing before a failure");
+        let dir = root.join("run.failures");
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut files = FailureFiles::new(&dir, 3);
+        assert!(!dir.exists(), "nothing before a failure");
         let first = files.keep(&case(1, FailureKind::Crash)).unwrap().unwrap();
         assert_eq!(first, root.join("run.failures/game-000001-crash.txt"));
         assert!(super::super::format::read(&first).is_ok());
@@ -161,7 +156,7 @@ mod tests {
         files.keep(&case(2, FailureKind::Hang)).unwrap().unwrap();
         assert_eq!(files.summary().written, 3);
         // A resumed run finds two files and may write one more.
-        let mut resumed = FailureFiles::new(&results, 3);
+        let mut resumed = FailureFiles::new(&dir, 3);
         assert!(resumed
             .keep(&case(4, FailureKind::TimeLoss))
             .unwrap()
@@ -171,11 +166,11 @@ mod tests {
         }
         let s = resumed.summary();
         assert_eq!((s.written, s.not_recorded, s.max), (1, 4, 3));
-        let names: Vec<String> = std::fs::read_dir(failure_dir(&results))
+        let names: Vec<String> = std::fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         assert_eq!(names.len(), 3, "{names:?}");
-        std::fs::remove_dir_all(failure_dir(&results)).ok();
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -160,15 +160,11 @@ mod tests {
         assert_eq!(games(thin(&h, 0)), games(h));
     }
 
-    /// A deterministic pseudo-random stream in [0, 1) (64-bit LCG), so the test is repeatable.
+    /// A deterministic pseudo-random stream in [0, 1) (the project's one generator), so the test
+    /// is repeatable.
     fn uniform(seed: u64) -> impl FnMut() -> f64 {
-        let mut state = seed;
-        move || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 11) as f64 / (1u64 << 53) as f64
-        }
+        let mut rng = sable::rng::Rng::from_seed(seed);
+        move || (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 
     #[test]

@@ -490,13 +490,8 @@ mod tests {
 
     #[test]
     fn llr_is_finite_and_rises_with_a_won_pair_on_random_counts() {
-        let mut state: u64 = 2024;
-        let mut next = |max: u64| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 33) % max
-        };
+        let mut rng = sable::rng::Rng::from_seed(2024);
+        let mut next = |max: u64| rng.below(max as usize) as u64;
         for _ in 0..300 {
             let scale = [5, 100, 10_000][next(3) as usize];
             let c = Pentanomial(std::array::from_fn(|_| next(scale)));

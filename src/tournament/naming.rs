@@ -82,6 +82,12 @@ pub fn lock(results: &Path) -> PathBuf {
     with_suffix(results, ".lock")
 }
 
+/// The failure cases' folder of a run: `match.json` → `match.failures/` (`forensics::files`
+/// writes into it).
+pub fn failures(results: &Path) -> PathBuf {
+    sibling(results, "failures")
+}
+
 /// A file of the run beside its results, with the results' stem and extension `ext`:
 /// `runs/a.json` → `runs/a.svg`. Never the results file itself (`a.svg` → `a.svg.svg`).
 pub fn sibling(results: &Path, ext: &str) -> PathBuf {

@@ -6,7 +6,7 @@ use super::report::{self, Progress};
 use super::resume::{append_journal, journal_path, read_journal, GameEntry, ResultsFile};
 use super::schedule::{schedule, GameJob};
 use super::tally::Tally;
-use super::{affinity, interrupt, lock, preflight};
+use super::{affinity, interrupt, lock, naming, preflight};
 use crate::forensics::format::replay_command;
 use crate::forensics::FailureFiles;
 use crate::game::pgn::{write_game, PgnHeader};
@@ -250,7 +250,7 @@ impl<'a> Collector<'a> {
             failures: cfg
                 .results
                 .as_ref()
-                .map(|path| FailureFiles::new(path, cfg.max_failure_files)),
+                .map(|path| FailureFiles::new(&naming::failures(path), cfg.max_failure_files)),
             saved: None,
         })
     }

@@ -219,15 +219,12 @@ mod tests {
     /// must recover the rule's values.
     fn material_dataset(truth: &[f64], n: usize, k: f64) -> Store {
         let mut s = Store::new();
-        let mut x: u64 = 12345;
+        let mut rng = sable::rng::Rng::from_seed(12345);
         for _ in 0..n {
             let mut terms = Vec::new();
             let mut eval = 0.0;
             for (i, &v) in truth.iter().enumerate() {
-                x = x
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                let c = ((x >> 33) % 3) as i16 - 1;
+                let c = rng.below(3) as i16 - 1;
                 if c != 0 {
                     terms.push((i as u16, c));
                     eval += c as f64 * v;
