@@ -8,7 +8,9 @@ pub mod steps;
 pub mod tactics;
 
 use crate::uci::EngineSpec;
+use anyhow::Context;
 use serde::Serialize;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// The engine the gate plays (tactics step, sanity match): this very binary's hidden
@@ -98,6 +100,19 @@ pub fn run_step(name: &str, body: impl FnOnce() -> anyhow::Result<Verdict>) -> S
     outcome
 }
 
+/// Writes the run as JSON to `path` (`--json`), for CI to keep: the profile, every step's
+/// outcome, and whether all passed. The error names the file it cannot write.
+pub fn write_json_report(
+    path: &Path,
+    profile: Profile,
+    outcomes: &[StepOutcome],
+) -> anyhow::Result<()> {
+    let report = serde_json::json!({ "profile": profile, "steps": outcomes,
+        "passed": outcomes.iter().all(|o| o.passed) });
+    std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")
+        .with_context(|| format!("cannot write JSON report to {}", path.display()))
+}
+
 /// Formats the final table: one row per step, then the details of failed steps.
 pub fn render_table(outcomes: &[StepOutcome], verbose: bool) -> String {
     let width = outcomes
@@ -176,6 +191,39 @@ mod tests {
         );
         assert!(table.contains("match:\n  game 3: crash"), "{table}");
         assert!(table.contains("2 of 3 steps FAILED"), "{table}");
+    }
+
+    #[test]
+    fn the_json_report_holds_profile_steps_and_the_verdict() {
+        let ok = run_step("perft", || {
+            Ok(Verdict {
+                passed: true,
+                summary: "42 nodes".into(),
+                details: vec![],
+            })
+        });
+        let bad = run_step("bench", || anyhow::bail!("no signature"));
+        let dir = crate::test_dir("check-json");
+        let path = dir.join("check.json");
+        write_json_report(&path, Profile::Quick, std::slice::from_ref(&ok)).unwrap();
+        let read = |p: &Path| -> serde_json::Value {
+            serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+        };
+        let json = read(&path);
+        assert_eq!(json["profile"], "quick");
+        assert_eq!(json["passed"], true);
+        assert_eq!(json["steps"][0]["name"], "perft");
+        assert_eq!(json["steps"][0]["summary"], "42 nodes");
+        write_json_report(&path, Profile::Full, &[ok, bad]).unwrap();
+        let json = read(&path);
+        assert_eq!(json["profile"], "full");
+        assert_eq!(json["passed"], false, "one failed step fails the run");
+        assert_eq!(json["steps"][1]["passed"], false);
+        assert_eq!(json["steps"][1]["summary"], "error: no signature");
+        let err =
+            write_json_report(&dir.join("no/such/dir.json"), Profile::Quick, &[]).unwrap_err();
+        assert!(format!("{err:#}").contains("dir.json"), "{err:#}");
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

@@ -2,7 +2,6 @@
 
 use crate::check::steps::STEPS;
 use crate::check::{self, Profile, StepOutcome};
-use anyhow::Context;
 use std::path::PathBuf;
 
 /// Options of `harness check`.
@@ -53,10 +52,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     }
     print!("{}", check::render_table(&outcomes, args.verbose));
     if let Some(path) = &args.json {
-        let report = serde_json::json!({ "profile": profile, "steps": outcomes,
-            "passed": outcomes.iter().all(|o| o.passed) });
-        std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")
-            .with_context(|| format!("cannot write JSON report to {}", path.display()))?;
+        check::write_json_report(path, profile, &outcomes)?;
     }
     Ok(if outcomes.iter().all(|o| o.passed) {
         0

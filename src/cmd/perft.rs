@@ -3,18 +3,15 @@
 //! regenerate the built-in suite.
 
 use crate::suites::perft::{
-    default_suite, parallel_perft, parse_suite, run_with_progress, PerftCase, SuiteReport,
-    DEFAULT_MAX_DEPTH, DEFAULT_SUITE_NAME,
+    default_suite, parse_suite, run_with_progress, PerftCase, SuiteReport, DEFAULT_MAX_DEPTH,
+    DEFAULT_SUITE_NAME,
 };
 use crate::suites::perft960::{chess960_suite, generate_960_suite, CHESS960_SUITE_NAME};
-use crate::suites::perft_referee::{
-    cross_check, find_bug, generate_suite, random_positions, referee_position, Diagnosis,
-};
+use crate::suites::perft_check::{check_position, random_check, RANDOM_CHECK_DEPTH};
+use crate::suites::perft_referee::{find_bug, generate_suite, Diagnosis};
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
-use sable::board::Board;
 use std::path::PathBuf;
-use std::time::Instant;
 
 /// Options of this subcommand.
 #[derive(clap::Args, Debug)]
@@ -176,25 +173,24 @@ fn print_diagnosis(fen: &str, depth: u32) -> anyhow::Result<()> {
 
 /// `--fen FEN --depth N`: our counts against shakmaty's at every depth up to N.
 fn run_single(fen: &str, depth: u32) -> anyhow::Result<i32> {
-    let board = Board::from_fen(fen).with_context(|| format!("bad FEN '{fen}'"))?;
-    let pos = referee_position(fen)?;
-    sable::attacks::init();
-    for d in 1..=depth {
-        let t = Instant::now();
-        let ours = parallel_perft(&board, d);
-        let secs = t.elapsed().as_secs_f64();
-        let theirs = shakmaty::perft(&pos, d);
-        let verdict = if ours == theirs { "ok" } else { "FAIL" };
+    let checks = check_position(fen, depth, &mut |c| {
+        let verdict = if c.agrees() { "ok" } else { "FAIL" };
         println!(
-            "{verdict:4}  D{d} {ours} (shakmaty {theirs})  {secs:.2}s  {:.1} Mnps",
-            ours as f64 / secs.max(1e-9) / 1e6
+            "{verdict:4}  D{} {} (shakmaty {})  {:.2}s  {:.1} Mnps",
+            c.depth,
+            c.ours,
+            c.theirs,
+            c.elapsed.as_secs_f64(),
+            c.nps() / 1e6
         );
-        if ours != theirs {
-            print_diagnosis(fen, d)?;
-            return Ok(1);
+    })?;
+    match checks.last() {
+        Some(c) if !c.agrees() => {
+            print_diagnosis(fen, c.depth)?;
+            Ok(1)
         }
+        _ => Ok(0),
     }
-    Ok(0)
 }
 
 /// `--random N`: random playouts from the suite positions, cross-checked at depths 1-3.
@@ -202,7 +198,6 @@ fn run_random(seeds: &[String], n: usize, seed: u64) -> anyhow::Result<i32> {
     if n == 0 {
         bail!("--random needs at least 1 position");
     }
-    let fens = random_positions(seeds, n, seed)?;
     let bar = ProgressBar::new(n as u64).with_style(
         ProgressStyle::with_template(
             "random positions [{bar:30}] {pos}/{len}, {elapsed} (eta {eta})",
@@ -210,7 +205,7 @@ fn run_random(seeds: &[String], n: usize, seed: u64) -> anyhow::Result<i32> {
         .unwrap_or_else(|_| ProgressStyle::default_bar())
         .progress_chars("=> "),
     );
-    let failures = cross_check(&fens, 3, &|| bar.inc(1))?;
+    let failures = random_check(seeds, n, seed, &|| bar.inc(1))?;
     bar.finish_and_clear();
     for f in failures.iter().take(20) {
         println!(
@@ -222,7 +217,7 @@ fn run_random(seeds: &[String], n: usize, seed: u64) -> anyhow::Result<i32> {
         print_diagnosis(&f.fen, f.depth)?;
     }
     println!(
-        "random: {n} positions (seed {seed}), {} mismatches against shakmaty at depths 1-3",
+        "random: {n} positions (seed {seed}), {} mismatches against shakmaty at depths 1-{RANDOM_CHECK_DEPTH}",
         failures.len()
     );
     Ok(if failures.is_empty() { 0 } else { 1 })

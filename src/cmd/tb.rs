@@ -2,8 +2,7 @@
 //! the best move and every move's value), for users checking their own engine's endgames, in
 //! the manner of the `fathom` prober.
 
-use crate::tablebase::{parse_position, PositionReport, Tablebases};
-use anyhow::Context;
+use crate::tablebase::{epd_file_positions, parse_position, PositionReport, Tablebases};
 use std::path::PathBuf;
 
 /// Options of this subcommand.
@@ -70,14 +69,8 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         probe(fen, Some(format!("argument {}", i + 1)));
     }
     for path in &args.epd {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        for (i, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            probe(line, Some(format!("{}:{}", path.display(), i + 1)));
+        for (source, line) in epd_file_positions(path)? {
+            probe(&line, Some(source));
         }
     }
     if bad > 0 {

@@ -232,15 +232,17 @@ pub fn params_from_engine(engine: &EngineSpec) -> anyhow::Result<Vec<Param>> {
     parse_input(&text).map_err(|e| anyhow::anyhow!("`{} spsa`: {e}", engine.cmd))
 }
 
-/// The `pairs` openings of iteration `k`: the book read on from where the last iteration
-/// stopped, so that iterations do not replay each other's openings.
+/// The `pairs` openings of iteration `k` (from 1): the book read on from where the last
+/// iteration stopped, so that iterations do not replay each other's openings. Pair rounds are
+/// counted over the whole run, and each takes its opening by the openings' one rule
+/// ([`crate::openings::for_round`]), as a match's rounds do.
 pub fn iteration_openings(book: &[Opening], k: u32, pairs: u32) -> Vec<Opening> {
     if book.is_empty() {
         return Vec::new();
     }
-    let first = (k as usize - 1) * pairs as usize;
-    (0..pairs as usize)
-        .map(|i| book[(first + i) % book.len()].clone())
+    let first = (k - 1) * pairs;
+    (0..pairs)
+        .map(|i| book[crate::openings::for_round(first + i, book.len())].clone())
         .collect()
 }
 

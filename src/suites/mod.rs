@@ -9,6 +9,7 @@ pub mod epd_run;
 pub mod epd_score;
 pub mod perft;
 pub mod perft960;
+pub mod perft_check;
 pub mod perft_referee;
 
 /// The shared reference data, for the tests that read it: `$SABLE_SHARED_DATA`, else

@@ -240,11 +240,30 @@ pub struct CrossCheckFailure {
     pub theirs: u64,
 }
 
+/// The referee's perft count of a position at a depth: shakmaty's ([`shakmaty_count`]), or a
+/// test's stand-in that counts wrong on purpose, to show that a disagreement is reported.
+pub type RefereeCount = dyn Fn(&Chess, u32) -> u64 + Sync;
+
+/// shakmaty's perft as a [`RefereeCount`].
+pub fn shakmaty_count(pos: &Chess, depth: u32) -> u64 {
+    shakmaty::perft(pos, depth)
+}
+
 /// Compares perft counts at depths 1..=max_depth with shakmaty on every position, in parallel.
 /// `on_done` is called once per position.
 pub fn cross_check(
     fens: &[String],
     max_depth: u32,
+    on_done: &(dyn Fn() + Sync),
+) -> anyhow::Result<Vec<CrossCheckFailure>> {
+    cross_check_with(fens, max_depth, &shakmaty_count, on_done)
+}
+
+/// [`cross_check`] against any referee.
+pub fn cross_check_with(
+    fens: &[String],
+    max_depth: u32,
+    referee: &RefereeCount,
     on_done: &(dyn Fn() + Sync),
 ) -> anyhow::Result<Vec<CrossCheckFailure>> {
     let results: Vec<anyhow::Result<Option<CrossCheckFailure>>> = fens
@@ -254,10 +273,7 @@ pub fn cross_check(
             let pos = referee_position(fen)?;
             let mut failure = None;
             for depth in 1..=max_depth {
-                let (ours, theirs) = (
-                    movegen::perft(&mut board, depth),
-                    shakmaty::perft(&pos, depth),
-                );
+                let (ours, theirs) = (movegen::perft(&mut board, depth), referee(&pos, depth));
                 if ours != theirs {
                     failure = Some(CrossCheckFailure {
                         fen: fen.clone(),

@@ -21,7 +21,7 @@ mod tables;
 
 pub use cli::{TbArgs, TbTableArgs};
 pub use error::{NoAnswer, TbError};
-pub use report::{parse_position, PositionReport};
+pub use report::{epd_file_positions, parse_position, PositionReport};
 pub use rule::{classify, Exact, SyzygyRule, TbResults};
 pub use tables::{MoveProbe, Probe, Tablebases};
 

@@ -4,11 +4,28 @@
 
 use super::rule::{dtz_text, SyzygyRule, TbResults};
 use super::tables::{MoveProbe, Tablebases};
+use anyhow::Context;
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, KnownOutcome};
 use shakmaty_syzygy::AmbiguousWdl;
 use std::fmt;
+use std::path::Path;
+
+/// The positions of an EPD or FEN file for `tb probe`, one a line (`#` comments and blank lines
+/// skipped), each as `(source, text)`: where it came from (`FILE:LINE`, counting from 1) and the
+/// trimmed line, to read with [`parse_position`]. The error names the file it cannot read.
+pub fn epd_file_positions(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(text
+        .lines()
+        .enumerate()
+        .map(|(i, line)| (i, line.trim()))
+        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
+        .map(|(i, line)| (format!("{}:{}", path.display(), i + 1), line.to_string()))
+        .collect())
+}
 
 /// A position from a line of text: a FEN (six fields), or an EPD line (four fields, then
 /// operations, with clocks `0 1`). Castling rights may be written as in standard chess or in

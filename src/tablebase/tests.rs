@@ -35,6 +35,37 @@ fn write_file(path: &Path, head: &[u8], len: usize) {
 }
 
 #[test]
+fn epd_files_give_their_positions_with_file_and_line_skipping_comments_and_blanks() {
+    let dir = folder("epd-file");
+    let path = dir.join("probe.epd");
+    std::fs::write(
+        &path,
+        "# KQ v K\n8/8/8/8/8/8/1Q6/K1k5 w - - 0 1\n\n   \n  4k3/8/8/8/8/8/8/4K2R w K - bm O-O;  \n",
+    )
+    .unwrap();
+    let got = epd_file_positions(&path).unwrap();
+    let shown = path.display();
+    assert_eq!(
+        got,
+        vec![
+            (
+                format!("{shown}:2"),
+                "8/8/8/8/8/8/1Q6/K1k5 w - - 0 1".to_string()
+            ),
+            (
+                format!("{shown}:5"),
+                "4k3/8/8/8/8/8/8/4K2R w K - bm O-O;".to_string()
+            ),
+        ]
+    );
+    // An unreadable file is an error naming it, not an empty list.
+    let missing = dir.join("nowhere.epd");
+    let err = epd_file_positions(&missing).unwrap_err();
+    assert!(format!("{err:#}").contains("nowhere.epd"), "{err:#}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn missing_empty_and_non_folders_are_errors_naming_them() {
     let dir = folder("bad-folders");
     let missing = dir.join("nowhere");
