@@ -5,21 +5,11 @@
 
 mod common;
 
-use common::{temp_dir, text};
+use common::{temp_dir, text, FORCED};
 use std::path::Path;
 use std::process::{Command, Output};
 
 const FAULTY: &str = env!("CARGO_BIN_EXE_faulty-engine");
-
-/// Each position has a single legal move, so even a random mover solves it.
-const FORCED: &str = "\
-k7/1R6/8/8/8/8/8/7K b - - bm Kxb7; id \"f1\";
-k7/1R6/8/8/8/8/8/7K b - - bm Kxb7; id \"f2\";
-k7/1R6/8/8/8/8/8/7K b - - bm Kxb7; id \"f3\";
-k7/1R6/8/8/8/8/8/7K b - - bm Kxb7; id \"f4\";
-k7/1R6/8/8/8/8/8/7K b - - bm Kxb7; id \"f5\";
-k7/1R6/8/8/8/8/8/7K b - - bm Kxb7; id \"f6\";
-";
 
 fn harness(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_harness"))

@@ -1,18 +1,11 @@
 //! `harness epd` end to end with the faulty test engine: crashes and hangs cost one position,
 //! the run goes on; CSV, baseline regression exit code, malformed lines.
 
+mod common;
+
+use common::FORCED;
 use std::path::PathBuf;
 use std::process::{Command, Output};
-
-/// Each position has a single legal move, so even a random mover solves it.
-const FORCED: &str = "\
-k7/1R6/8/8/8/8/8/7K b - - bm Kxb7; id \"f1\";
-k7/1R6/8/8/8/8/8/7K b - - bm Kxb7; id \"f2\";
-k7/1R6/8/8/8/8/8/7K b - - bm Kxb7; id \"f3\";
-k7/1R6/8/8/8/8/8/7K b - - bm Kxb7; id \"f4\";
-k7/1R6/8/8/8/8/8/7K b - - bm Kxb7; id \"f5\";
-k7/1R6/8/8/8/8/8/7K b - - bm Kxb7; id \"f6\";
-";
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("epd-cli-{name}-{}", std::process::id()));

@@ -166,8 +166,8 @@ fn format_duration(d: Duration) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn table_marks_failures_and_lists_their_details() {
+    /// A step that passed (perft, "42 nodes") and one that ended in an error (bench).
+    fn passed_and_errored() -> (StepOutcome, StepOutcome) {
         let ok = run_step("perft", || {
             Ok(Verdict {
                 passed: true,
@@ -175,7 +175,12 @@ mod tests {
                 details: vec![],
             })
         });
-        let bad = run_step("bench", || anyhow::bail!("no signature"));
+        (ok, run_step("bench", || anyhow::bail!("no signature")))
+    }
+
+    #[test]
+    fn table_marks_failures_and_lists_their_details() {
+        let (ok, bad) = passed_and_errored();
         let failing = run_step("match", || {
             Ok(Verdict {
                 passed: false,
@@ -195,14 +200,7 @@ mod tests {
 
     #[test]
     fn the_json_report_holds_profile_steps_and_the_verdict() {
-        let ok = run_step("perft", || {
-            Ok(Verdict {
-                passed: true,
-                summary: "42 nodes".into(),
-                details: vec![],
-            })
-        });
-        let bad = run_step("bench", || anyhow::bail!("no signature"));
+        let (ok, bad) = passed_and_errored();
         let dir = crate::test_dir("check-json");
         let path = dir.join("check.json");
         write_json_report(&path, Profile::Quick, std::slice::from_ref(&ok)).unwrap();

@@ -187,23 +187,12 @@ pub fn extract_files(
 mod tests {
     use super::*;
     use crate::tune::dataset;
-    use sable::search::Limits;
 
     fn config(out: &Path, positions: usize, threads: usize) -> Config {
         Config {
             out: out.to_owned(),
             positions,
-            game: GameOptions {
-                limits: Limits::nodes(300),
-                random_plies: 6,
-                win_score: 600,
-                win_plies: 4,
-                draw_score: 10,
-                draw_plies: 8,
-                draw_after: 40,
-                max_plies: 200,
-                syzygy: None,
-            },
+            game: GameOptions::quick(),
             book: Vec::new(),
             threads,
             hash: 1,

@@ -200,11 +200,9 @@ pub fn play_game(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use shakmaty::CastlingMode;
-
-    fn quick() -> GameOptions {
+impl GameOptions {
+    /// Short games for the tests of this room: 300 nodes a move, early adjudication.
+    pub(crate) fn quick() -> GameOptions {
         GameOptions {
             limits: Limits::nodes(300),
             random_plies: 6,
@@ -217,6 +215,12 @@ mod tests {
             syzygy: None,
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::CastlingMode;
 
     #[test]
     fn games_give_quiet_labelled_positions() {
@@ -225,7 +229,7 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut total = 0;
         for _ in 0..3 {
-            let recs = play_game(&mut s, &quick(), &[], &mut rng, &stop);
+            let recs = play_game(&mut s, &GameOptions::quick(), &[], &mut rng, &stop);
             total += recs.len();
             let first = recs.first().map(|r| r.result);
             for r in &recs {
@@ -256,7 +260,7 @@ mod tests {
         let stop = AtomicBool::new(false);
         let opt = GameOptions {
             random_plies: 0,
-            ..quick()
+            ..GameOptions::quick()
         };
         let recs = play_game(&mut s, &opt, &book, &mut Rng::new(1), &stop);
         // queen against bare king: White wins (by mate or adjudication)
@@ -275,7 +279,7 @@ mod tests {
             draw_plies: 12,
             draw_after: 60,
             max_plies: 400,
-            ..quick()
+            ..GameOptions::quick()
         };
         let mover = |ply: u32| {
             if ply.is_multiple_of(2) {
@@ -343,7 +347,7 @@ mod tests {
         let opt = GameOptions {
             random_plies: 0,
             syzygy: Some(rule(false)),
-            ..quick()
+            ..GameOptions::quick()
         };
         let mut s = Searcher::new(1);
         let stop = AtomicBool::new(false);

@@ -136,3 +136,13 @@ pub fn wait_for(what: &str, mut ok: impl FnMut() -> bool) {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
+
+/// Each position has a single legal move, so even a random mover solves it.
+pub const FORCED: &str = "\
+k7/1R6/8/8/8/8/8/7K b - - bm Kxb7; id \"f1\";
+k7/1R6/8/8/8/8/8/7K b - - bm Kxb7; id \"f2\";
+k7/1R6/8/8/8/8/8/7K b - - bm Kxb7; id \"f3\";
+k7/1R6/8/8/8/8/8/7K b - - bm Kxb7; id \"f4\";
+k7/1R6/8/8/8/8/8/7K b - - bm Kxb7; id \"f5\";
+k7/1R6/8/8/8/8/8/7K b - - bm Kxb7; id \"f6\";
+";
