@@ -111,11 +111,7 @@ fn ctrl_c_stops_in_order_reports_and_says_how_to_resume() {
     wait_for("three games", || journal_lines(&dir) >= 3);
     let pids = engine_pids(&dir);
     assert!(pids.len() >= 4, "{pids:?}");
-    let kill = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
+    common::interrupt(child.id());
     let out = child.wait_with_output().unwrap();
     let t = text(&out);
     assert_eq!(out.status.code(), Some(130), "{t}");

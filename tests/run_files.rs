@@ -236,11 +236,7 @@ fn locks_disappear_however_the_run_ends() {
             "held while it runs"
         );
         for _ in 0..signals {
-            let kill = Command::new("kill")
-                .args(["-INT", &child.id().to_string()])
-                .status()
-                .unwrap();
-            assert!(kill.success());
+            common::interrupt(child.id());
         }
         let out = child.wait_with_output().unwrap();
         assert_eq!(out.status.code(), Some(130), "{}", text(&out));

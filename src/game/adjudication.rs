@@ -44,6 +44,23 @@ pub struct Adjudication {
     pub syzygy: Option<SyzygyRule>,
 }
 
+#[cfg(test)]
+impl Adjudication {
+    /// Short test games: a side resigns at once when it is 900 cp down, and a game is drawn
+    /// after 100 moves.
+    pub(crate) fn quick() -> Adjudication {
+        Adjudication {
+            resign: Some(ResignRule {
+                movecount: 1,
+                score: 900,
+                twosided: false,
+            }),
+            maxmoves: Some(100),
+            ..Adjudication::default()
+        }
+    }
+}
+
 /// An adjudicated end of game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {

@@ -5,7 +5,7 @@
 
 use super::run::{run, Config, Ended};
 use super::{parse_input, perturb, update, Schedule};
-use crate::game::{Adjudication, Limits, ResignRule, Variant};
+use crate::game::{Adjudication, Limits, Variant};
 use crate::tournament::EngineConfig;
 use crate::uci::tests::faulty;
 use std::path::Path;
@@ -26,15 +26,7 @@ fn config(out: &Path, iterations: u32, resume: bool) -> Config {
         concurrency: 1,
         book: Vec::new(),
         book_name: String::new(),
-        adjudication: Adjudication {
-            resign: Some(ResignRule {
-                movecount: 1,
-                score: 900,
-                twosided: false,
-            }),
-            maxmoves: Some(100),
-            ..Adjudication::default()
-        },
+        adjudication: Adjudication::quick(),
         variant: Variant::Standard,
         seed: 3,
         out: Some(out.to_owned()),

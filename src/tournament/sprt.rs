@@ -77,7 +77,7 @@ pub fn exit_code(outcome: &MatchOutcome) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Adjudication, Limits, ResignRule};
+    use crate::game::{Adjudication, Limits};
     use crate::stats::Model;
     use crate::tournament::EngineConfig;
     use crate::uci::tests::faulty;
@@ -99,15 +99,7 @@ mod tests {
         let mut cfg = MatchConfig::new(vec![dev, base], Vec::new());
         cfg.rounds = 40;
         cfg.results = Some(results.to_owned());
-        cfg.adjudication = Adjudication {
-            resign: Some(ResignRule {
-                movecount: 1,
-                score: 900,
-                twosided: false,
-            }),
-            maxmoves: Some(100),
-            ..Adjudication::default()
-        };
+        cfg.adjudication = Adjudication::quick();
         let sprt = Sprt::new(0.0, 200.0, 0.05, 0.05, Model::Logistic).unwrap();
         play(&mut cfg, sprt, None).unwrap()
     }

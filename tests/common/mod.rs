@@ -137,6 +137,15 @@ pub fn wait_for(what: &str, mut ok: impl FnMut() -> bool) {
     }
 }
 
+/// Sends SIGINT (what Ctrl-C sends) to process `pid`.
+pub fn interrupt(pid: u32) {
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success(), "kill -INT {pid}");
+}
+
 /// Each position has a single legal move, so even a random mover solves it.
 pub const FORCED: &str = "\
 k7/1R6/8/8/8/8/8/7K b - - bm Kxb7; id \"f1\";
