@@ -103,7 +103,7 @@ mod tests {
                 let r = s.rec(p);
                 assert_eq!(b.groups[j], (r.unit, r.general), "position {p}");
                 let c = &want[p];
-                assert_eq!(r.coefs(), *c);
+                assert_eq!(s.coefs(p), *c);
                 assert_eq!(b.fixed[j], c.fixed as f64);
                 assert!((b.rho_mg[j] - c.phase as f64 / 24.0).abs() < 1e-15);
                 let eg = ((24 - c.phase) * c.scale) as f64 / (128.0 * 24.0);

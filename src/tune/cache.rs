@@ -5,9 +5,11 @@
 //! 0..8    magic "SABLETUN"
 //! 8..16   format version (u64 little endian, as every field)
 //! 16..24  length of the identity text
-//! 24..56  training positions, training bytes, validation positions, validation bytes
-//! 56..64  checksum: FNV-1a over the identity text and the records
-//! 64..    identity text, then the training records, then the validation records
+//! 24..32  length of the dictionary of macros
+//! 32..64  training positions, training bytes, validation positions, validation bytes
+//! 64..72  checksum: FNV-1a over the identity text, the dictionary and the records
+//! 72..    identity text, the dictionary ([`super::dict`]), the training records, the
+//!         validation records
 //! ```
 //!
 //! The identity text names what the records were made from, one `key=value` line each: every
@@ -18,6 +20,7 @@
 //! with the reason; the caller then rebuilds it. A cache is written beside its final name and
 //! renamed into place, so an interrupted build never leaves a half file under that name.
 
+use super::dict::Dict;
 use super::store::{Bytes, Store};
 use crate::tournament::revision::{fnv_extend, FNV_START};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -31,9 +34,10 @@ pub const MAGIC: &[u8; 8] = b"SABLETUN";
 /// The record layout's version; a file of another version is refused (and rebuilt). Version 2:
 /// long gaps of the general group bridged by zero terms (version 1 had escape bytes). Version 3:
 /// ±2 terms in the chain with ±1, a 3-byte header with the scale byte only when not 128.
-pub const VERSION: u64 = 3;
+/// Version 4: chains hold the macros of a dictionary stored in the file.
+pub const VERSION: u64 = 4;
 /// Bytes before the identity text.
-const HEADER: usize = 64;
+const HEADER: usize = 72;
 
 /// Writes a cache file section by section (training records, then validation records).
 pub struct Writer {
@@ -41,6 +45,8 @@ pub struct Writer {
     tmp: PathBuf,
     path: PathBuf,
     sum: u64,
+    /// The dictionary of every appended store, once written.
+    dict: Option<(Arc<Dict>, u64)>,
     /// (positions, bytes) of each finished section, then of the open one.
     sections: Vec<(u64, u64)>,
 }
@@ -59,12 +65,26 @@ impl Writer {
             tmp,
             path: path.to_path_buf(),
             sum: fnv_extend(FNV_START, identity.as_bytes()),
+            dict: None,
             sections: vec![(0, 0)],
         })
     }
 
-    /// Appends the records of `s` to the open section.
+    /// Appends the records of `s` to the open section; every store appended must have the
+    /// dictionary of the first, which is written before its records.
     pub fn append(&mut self, s: &Store) -> anyhow::Result<()> {
+        match &self.dict {
+            None => {
+                let b = s.dict().to_bytes();
+                self.out.write_all(&b)?;
+                self.sum = fnv_extend(self.sum, &b);
+                self.dict = Some((Arc::clone(s.dict()), b.len() as u64));
+            }
+            Some((d, _)) => anyhow::ensure!(
+                Arc::ptr_eq(d, s.dict()),
+                "a cache's records share one dictionary"
+            ),
+        }
         let d = s.data();
         self.out.write_all(d)?;
         self.sum = fnv_extend(self.sum, d);
@@ -84,12 +104,15 @@ impl Writer {
         anyhow::ensure!(self.sections.len() == 2, "a cache has two sections");
         let mut h = Vec::with_capacity(HEADER);
         h.extend_from_slice(MAGIC);
+        let dict_len = self.dict.as_ref().map_or(0, |d| d.1);
         let ident_len = self.out.stream_position()?
             - HEADER as u64
+            - dict_len
             - self.sections.iter().map(|s| s.1).sum::<u64>();
         for v in [
             VERSION,
             ident_len,
+            dict_len,
             self.sections[0].0,
             self.sections[0].1,
             self.sections[1].0,
@@ -128,9 +151,9 @@ pub fn open(path: &Path, identity: &str, params: usize) -> Result<(Store, Store)
         return Err("not a Sable tuning cache (wrong magic bytes)".into());
     }
     let field = |i: usize| u64::from_le_bytes(h[8 * i..8 * i + 8].try_into().expect("8 bytes"));
-    let (version, ident_len) = (field(1), field(2));
+    let (version, ident_len, dict_len) = (field(1), field(2), field(3));
     let (n_train, train_bytes, n_valid, valid_bytes, sum) =
-        (field(3), field(4), field(5), field(6), field(7));
+        (field(4), field(5), field(6), field(7), field(8));
     if version != VERSION {
         return Err(format!(
             "format version {version}, this harness reads version {VERSION}"
@@ -138,6 +161,7 @@ pub fn open(path: &Path, identity: &str, params: usize) -> Result<(Store, Store)
     }
     let want = (HEADER as u64)
         .checked_add(ident_len)
+        .and_then(|x| x.checked_add(dict_len))
         .and_then(|x| x.checked_add(train_bytes))
         .and_then(|x| x.checked_add(valid_bytes));
     if want != Some(size) {
@@ -174,12 +198,25 @@ pub fn open(path: &Path, identity: &str, params: usize) -> Result<(Store, Store)
             "checksum mismatch ({s:016x}, the header says {sum:016x}): the file is damaged"
         ));
     }
-    let t_end = id_end + train_bytes as usize;
-    let section = |range: std::ops::Range<usize>, n: u64, what: &str| {
-        Store::from_bytes(Bytes::Mapped(Arc::clone(&map), range), n as usize, params)
-            .map_err(|e| format!("damaged {what} records: {e}"))
+    let d_end = id_end + dict_len as usize;
+    let dict = if dict_len == 0 {
+        Dict::none()
+    } else {
+        Dict::from_bytes(&map[id_end..d_end], params)
+            .map_err(|e| format!("damaged dictionary: {e}"))?
     };
-    let train = section(id_end..t_end, n_train, "training")?;
+    let dict = Arc::new(dict);
+    let t_end = d_end + train_bytes as usize;
+    let section = |range: std::ops::Range<usize>, n: u64, what: &str| {
+        Store::from_bytes(
+            Bytes::Mapped(Arc::clone(&map), range),
+            n as usize,
+            params,
+            Arc::clone(&dict),
+        )
+        .map_err(|e| format!("damaged {what} records: {e}"))
+    };
+    let train = section(d_end..t_end, n_train, "training")?;
     let valid = section(t_end..size as usize, n_valid, "validation")?;
     #[cfg(unix)]
     {

@@ -8,32 +8,19 @@
 //! overlaps them, and the block's bytes are still in the first-level cache for the scatter.
 
 use super::block::{Block, BLOCK};
-use super::model::{logistic, Dense, LN10_400};
-use super::record::{CODES, CODE_COEF};
+use super::model::{logistic, zero_dense, Dense, LN10_400};
 use super::store::Store;
 use rayon::prelude::*;
 use std::ops::Range;
-
-/// Every weight pair multiplied by each chain coefficient: slot `CODES * i + code` holds
-/// `CODE_COEF[code] * w[i]`, so a chain term is one addition without a multiplication or a
-/// sign test. The same layout accumulates the gradient, folded per weight afterwards ([`fold`]).
-fn table(w: &Dense, width: usize) -> Vec<[f64; 2]> {
-    let mut s = vec![[0.0; 2]; CODES * width];
-    for (i, x) in w[..width].iter().enumerate() {
-        for (k, &c) in CODE_COEF.iter().enumerate() {
-            s[CODES * i + k] = [c as f64 * x[0], c as f64 * x[1]];
-        }
-    }
-    s
-}
 
 /// The pair in slot `j`.
 #[inline(always)]
 fn at(ws: &[[f64; 2]], j: usize) -> [f64; 2] {
     debug_assert!(j < ws.len());
-    // SAFETY: every index a `Store` holds is below its `width` (`Store::push` and
-    // `Store::from_bytes` keep that invariant, bridging terms included), and the kernel's
-    // tables have `CODES * width` slots: `CODES * i + code` with code < CODES is inside.
+    // SAFETY: every chain slot a `Store` holds is below its dictionary's `slots()`, the
+    // length of the kernel's tables (`Store::push` and `Store::from_bytes` keep that
+    // invariant, bridging slots included), and every other term's index is below
+    // `MAX_PARAMS`, the length of a `Dense` array.
     unsafe { *ws.get_unchecked(j) }
 }
 
@@ -72,14 +59,14 @@ fn sum_chain(gaps: &[u8], ws: &[[f64; 2]]) -> [f64; 2] {
 /// The (mg, eg) sums of one record: its chain's slots plus its other terms (coefficient times
 /// weight).
 #[inline(always)]
-fn dot(chain: &[u8], others: &[u8], ws: &[[f64; 2]]) -> [f64; 2] {
+fn dot(chain: &[u8], others: &[u8], ws: &[[f64; 2]], w: &Dense) -> [f64; 2] {
     let u = sum_chain(chain, ws);
     let mut g = [0.0f64; 2];
     let mut i = 0usize;
     for t in others.chunks_exact(2) {
         i += t[0] as usize;
         let c = t[1] as i8 as f64;
-        let x = at(ws, CODES * i);
+        let x = at(w, i);
         g[0] += c * x[0];
         g[1] += c * x[1];
     }
@@ -88,18 +75,18 @@ fn dot(chain: &[u8], others: &[u8], ws: &[[f64; 2]]) -> [f64; 2] {
 
 /// The White-view evals of the block's positions, into `x[..b.n]`.
 #[inline(always)]
-fn eval_block(b: &Block<'_>, ws: &[[f64; 2]], x: &mut [f64; BLOCK]) {
+fn eval_block(b: &Block<'_>, ws: &[[f64; 2]], w: &Dense, x: &mut [f64; BLOCK]) {
     for (j, xj) in x[..b.n].iter_mut().enumerate() {
         let (chain, others) = b.groups[j];
-        let [mg, eg] = dot(chain, others, ws);
+        let [mg, eg] = dot(chain, others, ws, w);
         *xj = mg * b.rho_mg[j] + eg * b.rho_eg[j] + b.fixed[j];
     }
 }
 
-/// Adds `d` to the gradient slot of every chain term and `coef * d` to the +1 slot of the
-/// other terms.
+/// Adds `d` to the gradient slot of every chain term, and `coef * d` to the dense gradient of
+/// every other term.
 #[inline(always)]
-fn scatter(chain: &[u8], others: &[u8], d: [f64; 2], gs: &mut [[f64; 2]]) {
+fn scatter(chain: &[u8], others: &[u8], d: [f64; 2], gs: &mut [[f64; 2]], gd: &mut [[f64; 2]]) {
     let mut j = 0usize;
     for &b in chain {
         j += b as usize;
@@ -109,20 +96,7 @@ fn scatter(chain: &[u8], others: &[u8], d: [f64; 2], gs: &mut [[f64; 2]]) {
     for t in others.chunks_exact(2) {
         i += t[0] as usize;
         let c = t[1] as i8 as f64;
-        add_at(gs, CODES * i, [c * d[0], c * d[1]]);
-    }
-}
-
-/// The gradient of each weight from its coded slots: a term `c * w` contributes `c` times its
-/// slot's sum.
-fn fold(gs: &[[f64; 2]], out: &mut [[f64; 2]], scale: f64) {
-    for (o, s) in out.iter_mut().zip(gs.chunks_exact(CODES)) {
-        let mut g = [0.0; 2];
-        for (k, &c) in CODE_COEF.iter().enumerate() {
-            g[0] += c as f64 * s[k][0];
-            g[1] += c as f64 * s[k][1];
-        }
-        *o = [g[0] * scale, g[1] * scale];
+        add_at(gd, i, [c * d[0], c * d[1]]);
     }
 }
 
@@ -140,7 +114,7 @@ pub fn loss(s: &Store, w: &Dense, k: f64, range: Range<usize>) -> f64 {
         return 0.0;
     }
     let base = range.start;
-    let ws = table(w, s.width());
+    let ws = s.dict().table(w);
     let kk = k * LN10_400;
     let sse: f64 = chunks(n)
         .into_par_iter()
@@ -150,7 +124,7 @@ pub fn loss(s: &Store, w: &Dense, k: f64, range: Range<usize>) -> f64 {
             let mut recs = s.records(r.start + base..r.end + base);
             let mut acc = 0.0;
             while b.fill(&mut recs) > 0 {
-                eval_block(&b, &ws, &mut x);
+                eval_block(&b, &ws, w, &mut x);
                 for (&xj, &rj) in x[..b.n].iter().zip(&b.result) {
                     let d = rj - logistic(kk * xj);
                     acc += d * d;
@@ -178,28 +152,53 @@ pub fn loss_and_grad(
     }
     let width = s.width().min(grad.len());
     let base = range.start;
-    let ws = table(w, s.width());
-    let (sse, g) = chunks(n)
+    let ws = s.dict().table(w);
+    let (sse, mut gs, mut gd) = chunks(n)
         .into_par_iter()
         .map(|r| {
-            let mut g = vec![[0.0; 2]; ws.len()];
-            let sse = grad_chunk(s, &ws, k, r.start + base..r.end + base, &mut g);
-            (sse, g)
+            let mut gs = vec![[0.0; 2]; ws.len()];
+            let mut gd = zero_dense();
+            let sse = grad_chunk(
+                s,
+                (&ws, w),
+                k,
+                r.start + base..r.end + base,
+                &mut gs,
+                &mut gd,
+            );
+            (sse, gs, gd)
         })
-        .reduce_with(|(a, mut ga), (b, gb)| {
-            for (x, y) in ga.iter_mut().zip(&gb) {
-                x[0] += y[0];
-                x[1] += y[1];
-            }
-            (a + b, ga)
+        .reduce_with(|(a, mut gsa, mut gda), (b, gsb, gdb)| {
+            add_into(&mut gsa, &gsb);
+            add_into(&mut gda[..width], &gdb[..width]);
+            (a + b, gsa, gda)
         })
         .expect("at least one chunk");
-    fold(&g, &mut grad[..width], 1.0 / n as f64);
-    sse / n as f64
+    s.dict().unfold(&mut gs, &mut gd[..]);
+    let inv = 1.0 / n as f64;
+    for (o, x) in grad[..width].iter_mut().zip(&gd[..width]) {
+        *o = [x[0] * inv, x[1] * inv];
+    }
+    sse * inv
 }
 
-/// The single-thread kernel: sum of squared errors over `r`, adding the unnormalised gradient to `g`.
-fn grad_chunk(s: &Store, ws: &[[f64; 2]], k: f64, r: Range<usize>, g: &mut [[f64; 2]]) -> f64 {
+fn add_into(a: &mut [[f64; 2]], b: &[[f64; 2]]) {
+    for (x, y) in a.iter_mut().zip(b) {
+        x[0] += y[0];
+        x[1] += y[1];
+    }
+}
+
+/// The single-thread kernel: sum of squared errors over `r`, adding the unnormalised gradient
+/// to `gs` (the table's slots) and `gd` (the other terms' weights).
+fn grad_chunk(
+    s: &Store,
+    (ws, w): (&[[f64; 2]], &Dense),
+    k: f64,
+    r: Range<usize>,
+    gs: &mut [[f64; 2]],
+    gd: &mut Dense,
+) -> f64 {
     let kk = k * LN10_400;
     let mut sse = 0.0;
     let mut b = Block::new();
@@ -208,7 +207,7 @@ fn grad_chunk(s: &Store, ws: &[[f64; 2]], k: f64, r: Range<usize>, g: &mut [[f64
     let mut recs = s.records(r);
     while b.fill(&mut recs) > 0 {
         let n = b.n;
-        eval_block(&b, ws, &mut x);
+        eval_block(&b, ws, w, &mut x);
         // no running sum inside this loop, so the compiler can vectorise it; the squared
         // errors are summed after it, in the same order as before
         for j in 0..n {
@@ -225,7 +224,7 @@ fn grad_chunk(s: &Store, ws: &[[f64; 2]], k: f64, r: Range<usize>, g: &mut [[f64
         }
         for j in 0..n {
             let (chain, others) = b.groups[j];
-            scatter(chain, others, [dm[j], de[j]], g);
+            scatter(chain, others, [dm[j], de[j]], gs, &mut gd[..]);
         }
     }
     sse
@@ -234,7 +233,7 @@ fn grad_chunk(s: &Store, ws: &[[f64; 2]], k: f64, r: Range<usize>, g: &mut [[f64
 /// White-view evals of positions `range` (for K fitting, where the weights do not move).
 pub fn evals(s: &Store, w: &Dense, range: Range<usize>) -> Vec<f64> {
     let base = range.start;
-    let ws = table(w, s.width());
+    let ws = s.dict().table(w);
     chunks(range.len())
         .into_par_iter()
         .map(|r| {
@@ -243,7 +242,7 @@ pub fn evals(s: &Store, w: &Dense, range: Range<usize>) -> Vec<f64> {
             let mut out = Vec::with_capacity(r.len());
             let mut recs = s.records(r.start + base..r.end + base);
             while b.fill(&mut recs) > 0 {
-                eval_block(&b, &ws, &mut x);
+                eval_block(&b, &ws, w, &mut x);
                 out.extend_from_slice(&x[..b.n]);
             }
             out
@@ -254,20 +253,17 @@ pub fn evals(s: &Store, w: &Dense, range: Range<usize>) -> Vec<f64> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::dict::Dict;
     use super::super::model::{eval_pos, to_dense, zero_dense};
     use super::super::record::Coefs;
     use super::*;
 
-    /// A small synthetic store with varied phases and coefficients (deterministic).
+    /// A small synthetic store with varied phases and coefficients (deterministic), its
+    /// dictionary learnt from its positions.
     pub(crate) fn synthetic(n: usize, params: u16) -> Store {
-        let mut s = Store::new();
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rng = sable::rng::Rng::from_seed(0x9E37_79B9);
+        let mut next = || rng.next_u64();
+        let mut all = Vec::new();
         for _ in 0..n {
             let mut terms: Vec<(u16, i16)> = Vec::new();
             for i in 0..params {
@@ -282,9 +278,69 @@ mod tests {
                 fixed: (next() % 21) as i32 - 10,
                 terms,
             };
-            s.push(&c, (next() % 3) as f64 / 2.0).unwrap();
+            all.push((c, (next() % 3) as f64 / 2.0));
+        }
+        coded(&all, params as usize)
+    }
+
+    /// A store of `positions` with a dictionary learnt from them.
+    fn coded(positions: &[(Coefs, f64)], params: usize) -> Store {
+        let sample: Vec<Coefs> = positions.iter().map(|p| p.0.clone()).collect();
+        let mut s = Store::with_dict(std::sync::Arc::new(Dict::learn(&sample, params)));
+        for (c, r) in positions {
+            s.push(c, *r).unwrap();
         }
         s
+    }
+
+    #[test]
+    fn a_dictionary_changes_no_eval_loss_or_gradient() {
+        let mut rng = sable::rng::Rng::from_seed(5);
+        let positions: Vec<(Coefs, f64)> = crate::tune::dict::tests::planted(3000, 100, 7)
+            .into_iter()
+            .map(|mut c| {
+                c.phase = rng.below(25) as i32;
+                c.scale = 64 + rng.below(65) as i32;
+                c.fixed = rng.below(21) as i32 - 10;
+                (c, rng.below(3) as f64 / 2.0)
+            })
+            .collect();
+        let s = coded(&positions, 100);
+        let mut plain = Store::new();
+        plain.extend(&s);
+        assert!(s.dict().pairs() > 0);
+        let (mut chain, mut terms) = (0, 0);
+        for (p, (c, _)) in positions.iter().enumerate() {
+            assert_eq!(s.coefs(p), plain.coefs(p), "position {p}");
+            chain += s.rec(p).unit.len() + s.rec(p).general.len() / 2;
+            terms += c.terms.len();
+        }
+        assert!(3 * chain < 2 * terms, "{chain} chain terms for {terms}");
+        let w0: Vec<[f64; 2]> = (0..100)
+            .map(|i| [3.0 * i as f64 - 140.0, 60.5 - 1.5 * i as f64])
+            .collect();
+        let w = to_dense(&w0).unwrap();
+        let (e1, e2) = (evals(&s, &w, 0..s.len()), evals(&plain, &w, 0..s.len()));
+        for p in 0..s.len() {
+            assert!((e1[p] - e2[p]).abs() < 1e-9, "position {p}");
+            assert!(
+                (e1[p] - eval_pos(&plain, p, &w)).abs() < 1e-9,
+                "position {p}"
+            );
+        }
+        let (mut g1, mut g2) = (zero_dense(), zero_dense());
+        let l1 = loss_and_grad(&s, &w, 1.2, 0..s.len(), &mut g1[..]);
+        let l2 = loss_and_grad(&plain, &w, 1.2, 0..s.len(), &mut g2[..]);
+        assert!((l1 - l2).abs() < 1e-12);
+        for i in 0..100 {
+            for ph in 0..2 {
+                let (a, b) = (g1[i][ph], g2[i][ph]);
+                assert!(
+                    (a - b).abs() <= 1e-12 * (1.0 + b.abs()),
+                    "{i}/{ph}: {a} {b}"
+                );
+            }
+        }
     }
 
     #[test]
@@ -368,14 +424,15 @@ mod tests {
         let w = to_dense(&vec![[7.0, -3.0]; 20]).unwrap();
         let mut g = zero_dense();
         let l = loss_and_grad(&s, &w, 1.0, 0..s.len(), &mut g[..]);
-        let ws = table(&w, s.width());
+        let ws = s.dict().table(&w[..]);
         let mut gs = vec![[0.0; 2]; ws.len()];
-        let sse = grad_chunk(&s, &ws, 1.0, 0..s.len(), &mut gs);
         let mut g1 = zero_dense();
-        fold(&gs, &mut g1[..20], 1.0 / 1000.0);
+        let sse = grad_chunk(&s, (&ws, &w), 1.0, 0..s.len(), &mut gs, &mut g1);
+        s.dict().unfold(&mut gs, &mut g1[..]);
         assert!((l - sse / 1000.0).abs() < 1e-12);
         for i in 0..20 {
-            assert!((g[i][0] - g1[i][0]).abs() < 1e-12 && (g[i][1] - g1[i][1]).abs() < 1e-12);
+            let (a, b) = (g[i], [g1[i][0] / 1000.0, g1[i][1] / 1000.0]);
+            assert!((a[0] - b[0]).abs() < 1e-12 && (a[1] - b[1]).abs() < 1e-12);
         }
     }
 }

@@ -5,9 +5,12 @@
 use super::cache;
 use super::coefs;
 use super::dataset::{self, Record};
+use super::dict::{self, Dict};
+use super::record::{for_each_slot, Coefs};
 use super::store::Store;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Positions traced at a time; each window is sorted by its records' group lengths (see
@@ -109,6 +112,7 @@ fn build(
     )?);
     let mut tracer = Tracer {
         qsearch: o.qsearch,
+        dict: None,
         pending: Vec::with_capacity(WINDOW),
         sink,
         rejected: 0,
@@ -159,7 +163,7 @@ fn build(
 
 fn report_traced(train: &Store, valid: &Store, secs: f64) {
     let n = (train.len() + valid.len()).max(1) as f64;
-    let (mut unit, mut general, mut all) = (0usize, 0usize, 0usize);
+    let (mut unit, mut general, mut all, mut bridges) = (0usize, 0usize, 0usize, 0usize);
     for r in train
         .records(0..train.len())
         .chain(valid.records(0..valid.len()))
@@ -167,14 +171,17 @@ fn report_traced(train: &Store, valid: &Store, secs: f64) {
         unit += r.unit.len();
         general += r.general.len();
         all += r.bytes.len();
+        for_each_slot(r.unit, |s| bridges += usize::from(dict::is_zero(s)));
     }
     eprintln!(
-        "traced {} positions in {secs:.1}s, {:.1} bytes/position (header {:.1}, ±1 and ±2 terms {:.1}, others {:.1})",
+        "traced {} positions in {secs:.1}s, {:.1} bytes/position (header {:.1}, chain {:.1} of which {:.1} bridges, others {:.1}), {} pairs in the dictionary",
         train.len() + valid.len(),
         (train.bytes() + valid.bytes()) as f64 / n,
         (all - unit - general) as f64 / n,
         unit as f64 / n,
+        bridges as f64 / n,
         general as f64 / n,
+        train.dict().pairs(),
     );
 }
 
@@ -187,9 +194,11 @@ enum Sink {
 }
 
 /// Traces records as they stream in, a window at a time, each window sorted by group lengths;
-/// counts the positions the engine rejects.
+/// counts the positions the engine rejects. The macros of every record are learnt from the
+/// first window ([`Dict::learn`]).
 struct Tracer {
     qsearch: bool,
+    dict: Option<Arc<Dict>>,
     pending: Vec<Record>,
     sink: Sink,
     rejected: usize,
@@ -211,7 +220,10 @@ impl Tracer {
     fn next_section(&mut self) {
         self.flush();
         match &mut self.sink {
-            Sink::Memory(v) => v.push(Store::new()),
+            Sink::Memory(v) => v.push(match &self.dict {
+                Some(d) => Store::with_dict(Arc::clone(d)),
+                None => Store::new(),
+            }),
             Sink::File(w) => w.next_section(),
         }
     }
@@ -223,7 +235,22 @@ impl Tracer {
         let built = coefs::build(&self.pending, self.qsearch);
         self.bar.inc(self.pending.len() as u64);
         self.pending.clear();
-        let window = built.store.grouped(WINDOW);
+        let dict = match &self.dict {
+            Some(d) => Arc::clone(d),
+            None => {
+                let d = Arc::new(learn(&built.store));
+                if let Sink::Memory(v) = &mut self.sink {
+                    for s in v.iter_mut().filter(|s| s.is_empty()) {
+                        *s = Store::with_dict(Arc::clone(&d));
+                    }
+                }
+                self.dict = Some(Arc::clone(&d));
+                d
+            }
+        };
+        let mut coded = Store::with_dict(dict);
+        coded.extend(&built.store);
+        let window = coded.grouped(WINDOW);
         match &mut self.sink {
             Sink::Memory(v) => v.last_mut().expect("a section").extend(&window),
             Sink::File(w) => {
@@ -235,6 +262,14 @@ impl Tracer {
         self.rejected += built.rejected;
         self.examples.extend(built.examples);
     }
+}
+
+/// The dictionary of macros learnt from the first [`dict::SAMPLE`] positions of `plain` (a
+/// store without macros).
+fn learn(plain: &Store) -> Dict {
+    let n = plain.len().min(dict::SAMPLE);
+    let sample: Vec<Coefs> = plain.records(0..n).map(|r| r.coefs(plain.dict())).collect();
+    Dict::learn(&sample, sable::eval::Params::len())
 }
 
 /// Resident memory of this process from /proc (anonymous and file-backed, in MB), for the

@@ -5,6 +5,7 @@ pub mod block;
 pub mod cache;
 pub mod coefs;
 pub mod dataset;
+pub mod dict;
 pub mod kernel;
 pub mod kfit;
 pub mod load;

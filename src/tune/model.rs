@@ -100,7 +100,7 @@ pub fn exp(x: f64) -> f64 {
 pub fn eval_pos(s: &Store, p: usize, w: &Dense) -> f64 {
     let r = s.rec(p);
     let (mut mg, mut eg) = (0.0, 0.0);
-    for (i, c) in r.coefs().terms {
+    for (i, c) in s.coefs(p).terms {
         mg += c as f64 * w[i as usize][0];
         eg += c as f64 * w[i as usize][1];
     }

@@ -8,22 +8,24 @@
 //! [u8]       scale (0..=127), when bit 7 of byte 2 is set
 //! [u16]      result * 32768, when the result is not 0, 1/2 or 1 (a `--lambda` blend)
 //! [i16]      fixed centipawns, when not 0
-//! chain      the terms with coefficient +1, -1, +2 or -2, one byte each: the gap from the
-//!            previous one in "coded slots", slot 5i + code for weight i (code 0: +1, 1: -1,
-//!            2: +2, 3: -2, 4: 0), so one ascending list serves the four coefficients; a gap
-//!            past 255 is bridged by terms of code 4 (coefficient 0), which add nothing
+//! chain      the terms that have a slot in the store's dictionary ([`super::dict`]), one
+//!            byte each: the gap from the previous term's slot, in ascending order of slot; a
+//!            gap past 255 is bridged by the dictionary's zero slots, which add nothing
 //! others     every other term: gap byte from the previous such term's index, then its
 //!            coefficient as an i8 (a gap past 255 is bridged by terms of coefficient 0)
 //! ```
 //!
-//! The kernel keeps each weight pair five times, multiplied by +1, -1, +2, -2 and 0
-//! ([`super::kernel`]), so a chain term is one addition, with neither a multiplication nor a
+//! The kernel's table holds each slot's value (a weight times its coefficient, or the sum of
+//! a pair of slots), so a chain term is one addition, with neither a multiplication nor a
 //! sign test, and no loop over terms tests a byte (an escape byte cost a fifth of the speed
-//! in the first version of these records). On the engine's self-play data about nine in ten terms are in the
-//! chain (measured on `data/sample.csv`: 39.8 of 43.2 terms a position). Coefficients beyond
-//! the i8 range are split into several terms of the same index (gap 0): the evaluation is
+//! in the first version of these records). On the engine's self-play data nearly every term
+//! is in the chain, and pairs of terms that often occur together are one slot (measured on
+//! `data/sample.csv`: 43.2 terms a position become 25 chain terms). Coefficients beyond the
+//! i8 range are split into several terms of the same index (gap 0): the evaluation is
 //! linear, so the dot product is unchanged. Most positions have the full endgame scale (97 %
 //! of the sample), so the scale costs a byte only when it is not 128.
+
+use super::dict::{self, Dict};
 
 /// The tapering constants shared with the engine (`sable::eval::{PHASE_MAX, SCALE_MAX}`).
 pub const PHASE_MAX: i32 = 24;
@@ -32,15 +34,6 @@ pub const SCALE_MAX: i32 = 128;
 
 /// Largest number of parameters a record can index (the dense arrays of the model).
 pub const MAX_PARAMS: usize = 4096;
-
-/// Coded slots per weight in the chain.
-pub const CODES: usize = 5;
-
-/// The coefficient of each slot code; the last, 0, bridges long gaps.
-pub const CODE_COEF: [i8; CODES] = [1, -1, 2, -2, 0];
-
-/// The code of the bridging slots.
-const BRIDGE: usize = CODES - 1;
 
 /// Most other terms a record holds (7 bits of byte 2).
 const MAX_OTHERS: usize = 127;
@@ -73,7 +66,7 @@ pub struct Rec<'a> {
     pub scale: u8,
     /// Untunable centipawns (added after tapering).
     pub fixed: i16,
-    /// The chain of small terms: gap bytes in coded slots.
+    /// The chain: gap bytes between the dictionary slots of the terms.
     pub unit: &'a [u8],
     /// Gap and coefficient bytes of the other terms.
     pub general: &'a [u8],
@@ -96,14 +89,11 @@ impl Rec<'_> {
             * (1.0 / (SCALE_MAX as f64 * PHASE_MAX as f64))
     }
 
-    /// The coefficients, merged back per index and sorted (as the engine's trace has them).
-    pub fn coefs(&self) -> Coefs {
+    /// The coefficients, merged back per index and sorted (as the engine's trace has them);
+    /// macro slots are expanded by `dict`, the dictionary the record was encoded with.
+    pub fn coefs(&self, dict: &Dict) -> Coefs {
         let mut terms: Vec<(u16, i16)> = Vec::new();
-        for_each_unit(self.unit, |i, c| {
-            if c != 0 {
-                terms.push((i as u16, c as i16));
-            }
-        });
+        for_each_slot(self.unit, |s| dict.expand(s, &mut terms));
         for_each_general(self.general, |i, c| {
             if c != 0 {
                 terms.push((i as u16, c as i16));
@@ -125,10 +115,10 @@ impl Rec<'_> {
     }
 
     /// One past the largest index of the record (0 without terms).
-    pub fn width(&self) -> usize {
+    pub fn width(&self, dict: &Dict) -> usize {
         let mut width = 0;
         // bridging terms count: the kernel reads their (zero) slots
-        for_each_unit(self.unit, |i, _| width = width.max(i + 1));
+        for_each_slot(self.unit, |s| width = width.max(dict.width_of(s)));
         for_each_general(self.general, |i, _| width = width.max(i + 1));
         width
     }
@@ -148,14 +138,13 @@ fn merged(mut terms: Vec<(u16, i16)>) -> Vec<(u16, i16)> {
     out
 }
 
-/// Calls `f` with every (index, coefficient) of a chain, the zero terms that bridge long gaps
-/// included.
+/// Calls `f` with every slot of a chain, the zero slots that bridge long gaps included.
 #[inline(always)]
-pub fn for_each_unit(chain: &[u8], mut f: impl FnMut(usize, i8)) {
+pub fn for_each_slot(chain: &[u8], mut f: impl FnMut(usize)) {
     let mut slot = 0usize;
     for &b in chain {
         slot += b as usize;
-        f(slot / CODES, CODE_COEF[slot % CODES]);
+        f(slot);
     }
 }
 
@@ -170,15 +159,10 @@ pub fn for_each_general(bytes: &[u8], mut f: impl FnMut(usize, i8)) {
     }
 }
 
-/// The chain code of a coefficient, if it has one.
-fn code(c: i16) -> Option<usize> {
-    CODE_COEF.iter().position(|&k| k as i16 == c)
-}
-
 /// Appends the record of `c` with `result` to `out`; returns one past its largest index. Fails
 /// (appending nothing) when phase, scale, fixed, result or an index is out of range, or a
 /// group would not fit its length field.
-pub fn encode(c: &Coefs, result: f64, out: &mut Vec<u8>) -> Result<usize, String> {
+pub fn encode(c: &Coefs, result: f64, dict: &Dict, out: &mut Vec<u8>) -> Result<usize, String> {
     if !(0..=PHASE_MAX).contains(&c.phase) {
         return Err(format!("phase {} outside 0..={PHASE_MAX}", c.phase));
     }
@@ -195,21 +179,12 @@ pub fn encode(c: &Coefs, result: f64, out: &mut Vec<u8>) -> Result<usize, String
         ));
     }
     let terms = merged(c.terms.clone());
-    let (mut chain, mut others) = (Vec::new(), Vec::new());
-    let (mut cur, mut cur_other) = (0usize, 0usize);
+    let (mut slots, mut chain, mut others) = (Vec::new(), Vec::new(), Vec::new());
+    let mut cur_other = 0usize;
     for &(i, v) in &terms {
         let i = i as usize;
-        if let Some(k) = code(v) {
-            let slot = CODES * i + k;
-            while slot - cur > u8::MAX as usize {
-                // the farthest bridging slot within a byte's reach
-                let mut t = cur + u8::MAX as usize;
-                t -= (t + CODES - BRIDGE) % CODES;
-                chain.push((t - cur) as u8);
-                cur = t;
-            }
-            chain.push((slot - cur) as u8);
-            cur = slot;
+        if let Some(s) = dict.scaled(i as u16, v) {
+            slots.push(s);
         } else {
             // split coefficients beyond i8 into parts of at most 127 in magnitude
             let mut v = v;
@@ -225,6 +200,19 @@ pub fn encode(c: &Coefs, result: f64, out: &mut Vec<u8>) -> Result<usize, String
                 v -= part;
             }
         }
+    }
+    dict.apply(&mut slots);
+    let mut cur = 0usize;
+    for &slot in &slots {
+        let slot = slot as usize;
+        while slot - cur > u8::MAX as usize {
+            // the farthest bridging slot within a byte's reach
+            let t = dict::bridge(cur);
+            chain.push((t - cur) as u8);
+            cur = t;
+        }
+        chain.push((slot - cur) as u8);
+        cur = slot;
     }
     if chain.len() > u8::MAX as usize {
         return Err(format!(
@@ -330,30 +318,52 @@ pub fn decode(data: &[u8], at: usize) -> Result<Rec<'_>, String> {
 mod tests {
     use super::*;
 
+    use crate::tune::dict::{Def, Rule};
+
     fn one(c: &Coefs, result: f64) -> Vec<u8> {
         let mut out = Vec::new();
-        encode(c, result, &mut out).unwrap();
+        encode(c, result, &Dict::none(), &mut out).unwrap();
         out
     }
 
     #[test]
-    fn small_terms_take_one_byte_and_long_gaps_are_bridged() {
+    fn terms_with_a_slot_take_one_byte_and_long_gaps_are_bridged() {
+        let scaled = |m, index, coef| Rule {
+            m,
+            def: Def::Scaled { index, coef },
+        };
+        let dict = Dict::from_rules(
+            vec![
+                scaled(0, 0, 1),
+                scaled(8, 1, -2),
+                scaled(12, 2, 2),
+                scaled(1001, 200, -1),
+            ],
+            640,
+        )
+        .unwrap();
         let c = Coefs {
             phase: 24,
             scale: 128,
             fixed: 0,
             terms: vec![(0, 1), (1, -2), (2, 2), (200, -1), (201, 5)],
         };
-        let b = one(&c, 1.0);
+        let mut b = Vec::new();
+        encode(&c, 1.0, &dict, &mut b).unwrap();
         let r = decode(&b, 0).unwrap();
-        // slots 0, 5 + 3, 10 + 2, 1000 + 1: gaps 0, 8, 4, then bridges to the zero slots
-        // 264 (= 5 * 52 + 4), 519 and 774, and the last 227
-        assert_eq!(r.unit, &[0, 8, 4, 252, 255, 255, 227]);
+        // slots 0, 8, 12, 1001: gaps 0, 8, 4, then bridges to the zero slots 254, 509 and
+        // 764, and the last 237; (201, 5) has no slot
+        assert_eq!(r.unit, &[0, 8, 4, 242, 255, 255, 237]);
         assert_eq!(r.general, &[201, 5]);
         // three header bytes: no scale byte at 128, no result bytes for a win
         assert_eq!(b.len(), 3 + 7 + 2);
-        assert_eq!(r.coefs(), c);
-        assert_eq!(r.width(), 202);
+        assert_eq!(r.coefs(&dict), c);
+        assert_eq!(r.width(&dict), 202);
+        // without a dictionary every term is another term
+        let plain = one(&c, 1.0);
+        let r = decode(&plain, 0).unwrap();
+        assert!(r.unit.is_empty());
+        assert_eq!(r.coefs(&Dict::none()), c);
     }
 
     #[test]
@@ -366,7 +376,7 @@ mod tests {
         };
         let b = one(&c, 0.25);
         let r = decode(&b, 0).unwrap();
-        assert_eq!(r.coefs().terms, vec![(7, 2), (12, -300)]);
+        assert_eq!(r.coefs(&Dict::none()).terms, vec![(7, 2), (12, -300)]);
         assert_eq!((r.scale, r.fixed, r.phase), (64, 9, 3));
         assert!((r.result - 0.25).abs() < 2e-5);
         assert!(decode(&b[..b.len() - 1], 0).is_err());

@@ -5,7 +5,8 @@
 //! memory-mapped cache file ([`super::cache`]), which the operating system pages in and out as
 //! the epochs stream through it.
 
-use super::record::{self, decode, for_each_general, for_each_unit, Coefs, Rec, MAX_PARAMS};
+use super::dict::Dict;
+use super::record::{self, decode, for_each_general, for_each_slot, Coefs, Rec, MAX_PARAMS};
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -59,12 +60,32 @@ pub struct Store {
     len: usize,
     /// One past the largest parameter index stored (the part of a dense gradient in use).
     width: usize,
+    /// The macros the records' chains may hold ([`super::dict`]).
+    dict: Arc<Dict>,
 }
 
 impl Store {
     /// An empty store.
     pub fn new() -> Store {
         Store::default()
+    }
+
+    /// An empty store whose records will be encoded with `dict`'s macros.
+    pub fn with_dict(dict: Arc<Dict>) -> Store {
+        Store {
+            dict,
+            ..Store::default()
+        }
+    }
+
+    /// The dictionary of the records' macros.
+    pub fn dict(&self) -> &Arc<Dict> {
+        &self.dict
+    }
+
+    /// Slots of the kernel's table ([`Dict::slots`]).
+    pub fn slots(&self) -> usize {
+        self.dict.slots()
     }
 
     /// Number of positions.
@@ -98,7 +119,7 @@ impl Store {
         let len = self.len;
         let data = self.data.owned();
         let at = data.len();
-        let width = record::encode(c, result, data)?;
+        let width = record::encode(c, result, &self.dict, data)?;
         if len.is_multiple_of(BLOCK) {
             self.blocks.push(at as u64);
         }
@@ -137,7 +158,7 @@ impl Store {
 
     /// The stored coefficients of position `p`, merged back per index.
     pub fn coefs(&self, p: usize) -> Coefs {
-        self.rec(p).coefs()
+        self.rec(p).coefs(&self.dict)
     }
 
     /// The results (training targets) of every position, in order.
@@ -156,9 +177,9 @@ impl Store {
     /// Keeps positions `..from` and returns positions `from..` as a new store.
     pub fn split_off(&mut self, from: usize) -> Store {
         let from = from.min(self.len);
-        let mut tail = Store::new();
+        let mut tail = Store::with_dict(Arc::clone(&self.dict));
         for r in self.records(from..self.len) {
-            tail.push(&r.coefs(), r.result)
+            tail.push(&r.coefs(&self.dict), r.result)
                 .expect("stored records are in range");
         }
         let base = self.data.as_slice().as_ptr() as usize;
@@ -207,7 +228,7 @@ impl Store {
         for w in order.chunks_mut(window.max(1)) {
             w.sort_by_key(|&p| at(p).terms_bound());
         }
-        let mut out = Store::new();
+        let mut out = Store::with_dict(Arc::clone(&self.dict));
         for p in order {
             let r = at(p);
             out.push_rec(r);
@@ -215,7 +236,8 @@ impl Store {
         out
     }
 
-    /// Appends a record as stored (its bytes are copied, not decoded and encoded again).
+    /// Appends a record of a store with the same dictionary as stored (its bytes are copied,
+    /// not decoded and encoded again).
     fn push_rec(&mut self, r: Rec<'_>) {
         let len_before = self.len;
         let data = self.data.owned();
@@ -224,20 +246,33 @@ impl Store {
         }
         data.extend_from_slice(r.bytes);
         self.len += 1;
-        self.width = self.width.max(r.width());
+        self.width = self.width.max(r.width(&self.dict));
     }
 
-    /// Appends every position of `other` as stored.
+    /// Appends every position of `other`: as stored when both have the same dictionary, else
+    /// decoded and encoded again with this store's.
     pub fn extend(&mut self, other: &Store) {
-        for r in other.records(0..other.len) {
-            self.push_rec(r);
+        if Arc::ptr_eq(&self.dict, &other.dict) {
+            for r in other.records(0..other.len) {
+                self.push_rec(r);
+            }
+        } else {
+            for r in other.records(0..other.len) {
+                self.push(&r.coefs(&other.dict), r.result)
+                    .expect("a stored record encodes again");
+            }
         }
     }
 
     /// A store over `data` (a cache file's record stream) holding `len` positions; every record
     /// is decoded once and checked (header ranges, group bounds, indices below `limit`), so the
     /// kernel may trust the bytes. Fails with the position number and cause.
-    pub fn from_bytes(data: Bytes, len: usize, limit: usize) -> Result<Store, String> {
+    pub fn from_bytes(
+        data: Bytes,
+        len: usize,
+        limit: usize,
+        dict: Arc<Dict>,
+    ) -> Result<Store, String> {
         let limit = limit.min(MAX_PARAMS);
         let mut blocks = Vec::with_capacity(len.div_ceil(BLOCK));
         let bytes = data.as_slice();
@@ -250,18 +285,20 @@ impl Store {
             let r = decode(bytes, at).map_err(|e| format!("position {p}: {e}"))?;
             at += r.bytes.len();
             let mut bad = None;
-            let mut see = |i: usize| {
+            for_each_slot(r.unit, |s| {
+                if let Err(e) = dict.check_slot(s) {
+                    bad = Some(e);
+                }
+                width = width.max(dict.width_of(s));
+            });
+            for_each_general(r.general, |i, _| {
                 if i >= limit {
-                    bad = Some(i);
+                    bad = Some(format!("parameter index {i} beyond the layout's {limit}"));
                 }
                 width = width.max(i + 1);
-            };
-            for_each_unit(r.unit, |i, _| see(i));
-            for_each_general(r.general, |i, _| see(i));
-            if let Some(i) = bad {
-                return Err(format!(
-                    "position {p}: parameter index {i} beyond the layout's {limit}"
-                ));
+            });
+            if let Some(e) = bad {
+                return Err(format!("position {p}: {e}"));
             }
         }
         if at != bytes.len() {
@@ -275,6 +312,7 @@ impl Store {
             blocks,
             len,
             width,
+            dict,
         })
     }
 }
@@ -330,22 +368,19 @@ mod tests {
         assert_eq!(s.rec(0).result, 1.0);
         assert!((s.rec(1).result - 0.3).abs() < 2e-5);
         assert_eq!(s.width(), 1201);
-        // -300 = -127 -127 -46: three other terms of two bytes; 127: two bytes; the ±1 and ±2
-        // terms are in the chain (slots 0, 51, 3000, 6002), the long gaps bridged by zero terms
-        assert_eq!(s.rec(0).general.len(), 6 + 2);
+        // without a dictionary every term is another term: gap byte and i8 coefficient;
+        // -300 = -127 -127 -46 (gaps 0), the gaps past 255 bridged by zero terms
+        assert!(s.rec(0).unit.is_empty());
         assert_eq!(
-            s.rec(0).unit,
+            s.rec(0).general,
             &[
-                0, 51, 253, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 146, 254, 255, 255,
-                255, 255, 255, 255, 255, 255, 255, 255, 198
+                0, 1, 5, 129, 0, 129, 0, 210, 4, 127, 1, 255, 255, 0, 255, 0, 80, 1, 255, 0, 255,
+                0, 90, 2
             ]
         );
-        // +2 at 2 and +1 at 255 and at 510: slots 12, 1275, 2550
-        assert_eq!(
-            s.rec(1).unit,
-            &[12, 252, 255, 255, 255, 246, 254, 255, 255, 255, 255, 1]
-        );
-        let again = Store::from_bytes(Bytes::Owned(s.data().to_vec()), 3, 4096).unwrap();
+        assert_eq!(s.rec(1).general, &[2, 2, 253, 1, 255, 1]);
+        let again =
+            Store::from_bytes(Bytes::Owned(s.data().to_vec()), 3, 4096, Arc::default()).unwrap();
         assert_eq!(again.coefs(1), b);
         let tail = s.split_off(1);
         assert_eq!((s.len(), tail.len()), (1, 2));
@@ -394,16 +429,22 @@ mod tests {
         };
         s.push(&c, 1.0).unwrap();
         let d = s.data().to_vec();
-        assert!(Store::from_bytes(Bytes::Owned(d.clone()), 1, 701).is_ok());
-        let e = Store::from_bytes(Bytes::Owned(d.clone()), 1, 700).unwrap_err();
+        assert!(Store::from_bytes(Bytes::Owned(d.clone()), 1, 701, Arc::default()).is_ok());
+        let e = Store::from_bytes(Bytes::Owned(d.clone()), 1, 700, Arc::default()).unwrap_err();
         assert!(e.contains("index 700"), "{e}");
-        let e = Store::from_bytes(Bytes::Owned(d[..d.len() - 1].to_vec()), 1, 701).unwrap_err();
+        let e = Store::from_bytes(
+            Bytes::Owned(d[..d.len() - 1].to_vec()),
+            1,
+            701,
+            Arc::default(),
+        )
+        .unwrap_err();
         assert!(e.contains("past the end"), "{e}");
-        let e = Store::from_bytes(Bytes::Owned(d.clone()), 2, 701).unwrap_err();
+        let e = Store::from_bytes(Bytes::Owned(d.clone()), 2, 701, Arc::default()).unwrap_err();
         assert!(e.contains("position 1"), "{e}");
         let mut bad = d.clone();
         bad[0] = 25; // phase 25
-        assert!(Store::from_bytes(Bytes::Owned(bad), 1, 701).is_err());
+        assert!(Store::from_bytes(Bytes::Owned(bad), 1, 701, Arc::default()).is_err());
     }
 
     #[test]

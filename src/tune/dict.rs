@@ -1,0 +1,676 @@
+//! A dataset's dictionary: the terms a record's chain may hold, each in one slot of the kernel's
+//! table, and macros, pairs of terms that occur together in many positions, stored as one.
+//!
+//! A slot is either a scaled weight, `coef * w[index]` for one (index, coefficient) frequent in
+//! the data, or a pair, the sum of two earlier slots. The evaluation is linear, so a position's
+//! sum is unchanged when two of its terms `a` and `b` are replaced by one `m` with
+//! `t[m] = t[a] + t[b]`, and the gradient is unchanged when `m`'s share is passed back to `a`
+//! and `b`. Pairs are learnt as in Re-Pair (Larsson and Moffat's grammar compression): the most
+//! frequent pair of slots becomes a new slot, which may pair again. On the engine's self-play
+//! data they leave a position about 25 chain terms of its 43 (docs/results-tune.md), so the
+//! kernel does fewer additions and reads fewer bytes; the table costs one multiplication or
+//! addition a slot per epoch, and the gradient's unfolding as much.
+//!
+//! Slots are numbered most frequent first (so the hot ones share cache lines and a position's
+//! gaps stay short), skipping every slot `255 k + 254`, which stays zero: a chain's gap past
+//! one byte is bridged by such slots. A term without a slot goes to the record's other terms.
+
+use super::record::Coefs;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+
+/// Most pairs a dictionary learns: the gain per pair falls off (docs/results-tune.md), and every
+/// slot is a pair of weights in the kernel's tables, which should stay in cache.
+pub const PAIRS: usize = 2048;
+/// Most scaled weights (every (index, coefficient) seen often enough has one).
+pub const SCALED: usize = 4096;
+/// Positions the dictionary is learnt from (the first ones traced).
+pub const SAMPLE: usize = 16_384;
+/// Pairs chosen per counting round (pairwise disjoint, so their order inside a round is free).
+const PER_ROUND: usize = 128;
+/// Most frequent slots whose pairs are counted in a round (a dense count table of this squared).
+const CANDIDATES: usize = 1024;
+/// Reach of one gap byte.
+pub const SPAN: usize = u8::MAX as usize;
+
+/// What a slot holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Def {
+    /// One weight times a coefficient.
+    Scaled {
+        /// Weight index.
+        index: u16,
+        /// Its coefficient.
+        coef: i16,
+    },
+    /// The sum of two earlier slots: terms `a` and `b` of a position are replaced by this one.
+    Pair(u32, u32),
+}
+
+/// One slot and what it holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rule {
+    /// The slot.
+    pub m: u32,
+    /// What it holds.
+    pub def: Def,
+}
+
+/// The slots of one dataset, in the order they are defined (a pair after its parts).
+#[derive(Clone, Debug, Default)]
+pub struct Dict {
+    rules: Vec<Rule>,
+    /// Pair rule numbers by part slot (for encoding).
+    by_part: Vec<Vec<u32>>,
+    /// Rule number of each slot, `u32::MAX` at the zero slots.
+    rule_of: Vec<u32>,
+    /// One past the largest weight index under each slot.
+    width_of: Vec<u32>,
+    /// The slot of each scaled weight.
+    scaled: HashMap<(u16, i16), u32>,
+}
+
+/// True for the slots that hold zero, which bridge long gaps.
+#[inline]
+pub fn is_zero(slot: usize) -> bool {
+    slot % SPAN == SPAN - 1
+}
+
+/// The farthest zero slot within one gap byte of `cur` (always past `cur`).
+#[inline]
+pub fn bridge(cur: usize) -> usize {
+    let t = cur + SPAN;
+    t - (t + 1) % SPAN
+}
+
+impl Dict {
+    /// No slots: every term of a record is one of its other terms.
+    pub fn none() -> Dict {
+        Dict::default()
+    }
+
+    /// True when the dictionary has no slots.
+    pub fn is_empty(&self) -> bool {
+        self.rules.is_empty()
+    }
+
+    /// The slots, in the order they are defined.
+    pub fn rules(&self) -> &[Rule] {
+        &self.rules
+    }
+
+    /// The number of pair slots.
+    pub fn pairs(&self) -> usize {
+        self.rules
+            .iter()
+            .filter(|r| matches!(r.def, Def::Pair(..)))
+            .count()
+    }
+
+    /// Length of the kernel's table (the zero slots included).
+    pub fn slots(&self) -> usize {
+        self.rule_of.len()
+    }
+
+    /// One past the largest weight index under `slot` (0 for a zero slot).
+    pub fn width_of(&self, slot: usize) -> usize {
+        self.width_of.get(slot).map_or(0, |&w| w as usize)
+    }
+
+    /// Whether a record's chain may hold `slot`: a slot of this dictionary or a zero slot
+    /// before its last.
+    pub fn check_slot(&self, slot: usize) -> Result<(), String> {
+        if slot < self.slots() {
+            Ok(())
+        } else {
+            Err(format!(
+                "slot {slot} past the dictionary's {} slots",
+                self.slots()
+            ))
+        }
+    }
+
+    /// The slot of the scaled weight `(index, coef)`, if the dictionary has one.
+    #[inline]
+    pub fn scaled(&self, index: u16, coef: i16) -> Option<u32> {
+        if self.scaled.is_empty() {
+            return None;
+        }
+        self.scaled.get(&(index, coef)).copied()
+    }
+
+    /// The (index, coefficient) terms `slot` stands for, appended to `out` (none for a zero
+    /// slot).
+    pub fn expand(&self, slot: usize, out: &mut Vec<(u16, i16)>) {
+        let mut stack = vec![slot];
+        while let Some(s) = stack.pop() {
+            let Some(&r) = self.rule_of.get(s) else {
+                continue;
+            };
+            match self.rules.get(r as usize).map(|r| r.def) {
+                Some(Def::Pair(a, b)) => stack.extend([b as usize, a as usize]),
+                Some(Def::Scaled { index, coef }) => out.push((index, coef)),
+                None => {}
+            }
+        }
+    }
+
+    /// Replaces pairs of `slots` (distinct scaled-weight slots) by pair slots, rule by rule
+    /// in order; the result is sorted.
+    pub fn apply(&self, slots: &mut Vec<u32>) {
+        let mut heap: BinaryHeap<Reverse<u32>> = BinaryHeap::new();
+        let pair = |r: u32| match self.rules[r as usize].def {
+            Def::Pair(a, b) => (a, b, self.rules[r as usize].m),
+            Def::Scaled { .. } => unreachable!("by_part lists pairs only"),
+        };
+        for &x in slots.iter() {
+            for &r in self.parts(x) {
+                let (a, b, _) = pair(r);
+                if a == x && slots.contains(&b) {
+                    heap.push(Reverse(r));
+                }
+            }
+        }
+        // rules are popped in order; a rule found later (its part made by an earlier rule)
+        // comes after that rule
+        while let Some(Reverse(r)) = heap.pop() {
+            let (a, b, m) = pair(r);
+            let (Some(ia), true) = (slots.iter().position(|&s| s == a), slots.contains(&b)) else {
+                continue;
+            };
+            slots.swap_remove(ia);
+            let ib = slots.iter().position(|&s| s == b).expect("present");
+            slots.swap_remove(ib);
+            slots.push(m);
+            for &r2 in self.parts(m) {
+                let (a2, b2, _) = pair(r2);
+                let other = if a2 == m { b2 } else { a2 };
+                if slots.contains(&other) {
+                    heap.push(Reverse(r2));
+                }
+            }
+        }
+        slots.sort_unstable();
+    }
+
+    fn parts(&self, slot: u32) -> &[u32] {
+        self.by_part.get(slot as usize).map_or(&[], |v| v)
+    }
+
+    /// Learns the dictionary of a dataset from `sample` for a layout of `params` weights: a
+    /// scaled weight for every (index, coefficient) seen in at least one position in 1,024,
+    /// then pairs, round by round.
+    pub fn learn(sample: &[Coefs], params: usize) -> Dict {
+        let sample = &sample[..sample.len().min(SAMPLE)];
+        let min = (sample.len() / 1024).max(4) as u32;
+        // during learning slot k is rule k; renumbered by frequency at the end
+        let mut counted: HashMap<(u16, i16), u32> = HashMap::new();
+        for c in sample {
+            for &(i, v) in &c.terms {
+                if (i as usize) < params && v != 0 {
+                    *counted.entry((i, v)).or_default() += 1;
+                }
+            }
+        }
+        let mut frequent: Vec<((u16, i16), u32)> =
+            counted.into_iter().filter(|&(_, n)| n >= min).collect();
+        frequent.sort_by_key(|&(t, n)| (Reverse(n), t));
+        frequent.truncate(SCALED);
+        let mut defs: Vec<Def> = frequent
+            .iter()
+            .map(|&((index, coef), _)| Def::Scaled { index, coef })
+            .collect();
+        let slot: HashMap<(u16, i16), u32> = frequent
+            .iter()
+            .enumerate()
+            .map(|(k, &(t, _))| (t, k as u32))
+            .collect();
+        let mut pos: Vec<Vec<u32>> = sample
+            .iter()
+            .map(|c| {
+                let mut p: Vec<u32> = c
+                    .terms
+                    .iter()
+                    .filter_map(|t| slot.get(t).copied())
+                    .collect();
+                p.sort_unstable();
+                p.dedup();
+                p
+            })
+            .collect();
+        let mut counts = vec![0u32; CANDIDATES * CANDIDATES];
+        while defs.len() < frequent.len() + PAIRS {
+            let chosen = frequent_pairs(&pos, defs.len(), min, &mut counts);
+            let room = frequent.len() + PAIRS - defs.len();
+            let chosen = &chosen[..chosen.len().min(room)];
+            if chosen.is_empty() {
+                break;
+            }
+            let mut partner = vec![None; defs.len() + chosen.len()];
+            for (k, &(a, b)) in chosen.iter().enumerate() {
+                partner[a as usize] = Some((b, (defs.len() + k) as u32));
+            }
+            defs.extend(chosen.iter().map(|&(a, b)| Def::Pair(a, b)));
+            let (mut add, mut del) = (Vec::new(), Vec::new());
+            for p in &mut pos {
+                // p is sorted; the round's pairs are disjoint, so they apply at once
+                add.clear();
+                del.clear();
+                for &x in p.iter() {
+                    if let Some((b, m)) = partner[x as usize] {
+                        if p.binary_search(&b).is_ok() {
+                            del.extend([x, b]);
+                            add.push(m);
+                        }
+                    }
+                }
+                if !add.is_empty() {
+                    p.retain(|x| !del.contains(x));
+                    p.extend(&add);
+                    p.sort_unstable();
+                }
+            }
+        }
+        // renumber, most frequent first, around the zero slots
+        let mut used = vec![0u32; defs.len()];
+        for p in &pos {
+            for &x in p {
+                used[x as usize] += 1;
+            }
+        }
+        let mut order: Vec<usize> = (0..defs.len()).collect();
+        order.sort_by_key(|&k| (Reverse(used[k]), k));
+        let mut slot_of = vec![0u32; defs.len()];
+        let mut next = 0;
+        for &k in &order {
+            if is_zero(next) {
+                next += 1;
+            }
+            slot_of[k] = next as u32;
+            next += 1;
+        }
+        let rules = defs
+            .iter()
+            .enumerate()
+            .map(|(k, d)| Rule {
+                m: slot_of[k],
+                def: match *d {
+                    Def::Pair(a, b) => Def::Pair(slot_of[a as usize], slot_of[b as usize]),
+                    scaled => scaled,
+                },
+            })
+            .collect();
+        Dict::from_rules(rules, params).expect("learnt rules are well formed")
+    }
+
+    /// A dictionary of `rules` for a layout of `params` weights; fails when a rule is malformed
+    /// (a slot defined twice or on a zero slot, a pair part not defined before it, a scaled
+    /// weight of an index past the layout, of coefficient 0, or twice).
+    pub fn from_rules(rules: Vec<Rule>, params: usize) -> Result<Dict, String> {
+        let mut d = Dict::none();
+        let limit = 2 * (SCALED + PAIRS);
+        for (k, r) in rules.iter().enumerate() {
+            let m = r.m as usize;
+            if m >= limit || is_zero(m) || d.rule_of.get(m).is_some_and(|&x| x != u32::MAX) {
+                return Err(format!("rule {k}: slot {m} is not a free slot"));
+            }
+            if d.rule_of.len() <= m {
+                d.rule_of.resize(m + 1, u32::MAX);
+                d.width_of.resize(m + 1, 0);
+            }
+            let width = match r.def {
+                Def::Pair(a, b) => {
+                    for part in [a as usize, b as usize] {
+                        if d.rule_of.get(part).is_none_or(|&x| x == u32::MAX) {
+                            return Err(format!("rule {k}: part {part} is not defined before it"));
+                        }
+                    }
+                    if a == b {
+                        return Err(format!("rule {k}: both parts are slot {a}"));
+                    }
+                    let need = m.max(a as usize).max(b as usize) + 1;
+                    if d.by_part.len() < need {
+                        d.by_part.resize(need, Vec::new());
+                    }
+                    d.by_part[a as usize].push(k as u32);
+                    d.by_part[b as usize].push(k as u32);
+                    d.width_of(a as usize).max(d.width_of(b as usize))
+                }
+                Def::Scaled { index, coef } => {
+                    if index as usize >= params || coef == 0 {
+                        return Err(format!(
+                            "rule {k}: scaled weight ({index}, {coef}) out of range"
+                        ));
+                    }
+                    if d.scaled.insert((index, coef), r.m).is_some() {
+                        return Err(format!("rule {k}: scaled weight ({index}, {coef}) twice"));
+                    }
+                    index as usize + 1
+                }
+            };
+            d.rule_of[m] = k as u32;
+            d.width_of[m] = width as u32;
+            d.rules.push(*r);
+        }
+        Ok(d)
+    }
+
+    /// The dictionary as bytes (for the cache file): the rule count, then three little-endian
+    /// u32 a rule: its slot, then its two parts, or for a scaled weight the index with bit 31
+    /// set and the coefficient.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(4 + 12 * self.rules.len());
+        out.extend((self.rules.len() as u32).to_le_bytes());
+        for r in &self.rules {
+            let (x, y) = match r.def {
+                Def::Pair(a, b) => (a, b),
+                Def::Scaled { index, coef } => (index as u32 | 1 << 31, coef as i32 as u32),
+            };
+            for w in [r.m, x, y] {
+                out.extend(w.to_le_bytes());
+            }
+        }
+        out
+    }
+
+    /// Reads [`Dict::to_bytes`] for a layout of `params` weights.
+    pub fn from_bytes(b: &[u8], params: usize) -> Result<Dict, String> {
+        let word = |k: usize| -> Result<u32, String> {
+            b.get(4 * k..4 * k + 4)
+                .map(|x| u32::from_le_bytes(x.try_into().expect("4 bytes")))
+                .ok_or_else(|| "dictionary cut short".to_string())
+        };
+        let n = word(0)? as usize;
+        if b.len() as u64 != 4 + 12 * n as u64 {
+            return Err(format!("dictionary of {n} rules in {} bytes", b.len()));
+        }
+        let rules = (0..n)
+            .map(|k| {
+                let (m, x, y) = (word(1 + 3 * k)?, word(2 + 3 * k)?, word(3 + 3 * k)?);
+                let def = if x >> 31 == 1 {
+                    let index = u16::try_from(x & !(1 << 31))
+                        .map_err(|_| format!("rule {k}: index {x:#x} out of range"))?;
+                    let coef = i16::try_from(y as i32)
+                        .map_err(|_| format!("rule {k}: coefficient {y:#x} out of range"))?;
+                    Def::Scaled { index, coef }
+                } else {
+                    Def::Pair(x, y)
+                };
+                Ok(Rule { m, def })
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Dict::from_rules(rules, params)
+    }
+
+    /// The kernel's table at weights `w`: each scaled weight's product, each pair's sum, zero
+    /// at the zero slots.
+    pub fn table(&self, w: &[[f64; 2]]) -> Vec<[f64; 2]> {
+        let mut t = vec![[0.0; 2]; self.slots()];
+        for r in &self.rules {
+            t[r.m as usize] = match r.def {
+                Def::Pair(a, b) => {
+                    let (a, b) = (t[a as usize], t[b as usize]);
+                    [a[0] + b[0], a[1] + b[1]]
+                }
+                Def::Scaled { index, coef } => {
+                    let x = w[index as usize];
+                    [coef as f64 * x[0], coef as f64 * x[1]]
+                }
+            };
+        }
+        t
+    }
+
+    /// Adds the gradient of every weight to `grad` from the slots' sums `g` (each pair's sum
+    /// passed back to its parts, last pair first; each scaled weight's times its
+    /// coefficient). `g` is consumed as scratch.
+    pub fn unfold(&self, g: &mut [[f64; 2]], grad: &mut [[f64; 2]]) {
+        for r in self.rules.iter().rev() {
+            let x = g[r.m as usize];
+            match r.def {
+                Def::Pair(a, b) => {
+                    for p in [a as usize, b as usize] {
+                        g[p] = [g[p][0] + x[0], g[p][1] + x[1]];
+                    }
+                }
+                Def::Scaled { index, coef } => {
+                    let (c, o) = (coef as f64, &mut grad[index as usize]);
+                    *o = [o[0] + c * x[0], o[1] + c * x[1]];
+                }
+            }
+        }
+    }
+}
+
+/// The most frequent pairs of slots in `pos` (slots below `n`), pairwise disjoint, at most
+/// [`PER_ROUND`], each seen in at least `min` positions, as (smaller, larger) slot.
+fn frequent_pairs(pos: &[Vec<u32>], n: usize, min: u32, counts: &mut [u32]) -> Vec<(u32, u32)> {
+    let mut freq = vec![0u32; n];
+    for p in pos {
+        for &x in p {
+            freq[x as usize] += 1;
+        }
+    }
+    let mut cands: Vec<u32> = (0..n as u32).filter(|&x| freq[x as usize] >= min).collect();
+    cands.sort_by_key(|&x| (Reverse(freq[x as usize]), x));
+    cands.truncate(CANDIDATES);
+    let f = cands.len();
+    let mut dense = vec![u32::MAX; n];
+    for (k, &x) in cands.iter().enumerate() {
+        dense[x as usize] = k as u32;
+    }
+    counts[..f * f].fill(0);
+    let mut c: Vec<u32> = Vec::new();
+    for p in pos {
+        c.clear();
+        c.extend(
+            p.iter()
+                .map(|&x| dense[x as usize])
+                .filter(|&k| k != u32::MAX),
+        );
+        c.sort_unstable();
+        for (i, &x) in c.iter().enumerate() {
+            let row = &mut counts[x as usize * f..x as usize * f + f];
+            for &y in &c[i + 1..] {
+                row[y as usize] += 1;
+            }
+        }
+    }
+    let mut pairs: Vec<(u32, u32, u32)> = Vec::new();
+    for i in 0..f {
+        for j in i + 1..f {
+            let k = counts[i * f + j];
+            if k >= min {
+                pairs.push((k, i as u32, j as u32));
+            }
+        }
+    }
+    pairs.sort_by_key(|&(k, i, j)| (Reverse(k), i, j));
+    let mut used = vec![false; f];
+    let mut chosen = Vec::new();
+    for &(_, i, j) in &pairs {
+        if chosen.len() == PER_ROUND {
+            break;
+        }
+        if !used[i as usize] && !used[j as usize] {
+            used[i as usize] = true;
+            used[j as usize] = true;
+            let (a, b) = (cands[i as usize], cands[j as usize]);
+            chosen.push((a.min(b), a.max(b)));
+        }
+    }
+    chosen
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use sable::rng::Rng;
+
+    /// Positions over `params` weights with planted groups of terms that occur together.
+    pub(crate) fn planted(n: usize, params: u16, seed: u64) -> Vec<Coefs> {
+        let mut rng = Rng::from_seed(seed);
+        let groups: Vec<Vec<(u16, i16)>> = (0..6)
+            .map(|g| {
+                (0..5)
+                    .map(|k| (7 * g + k + 1, [1, -1, 2, -3, 5][k as usize]))
+                    .collect()
+            })
+            .collect();
+        (0..n)
+            .map(|_| {
+                let mut terms: Vec<(u16, i16)> = Vec::new();
+                for g in &groups {
+                    if rng.next_u64().is_multiple_of(2) {
+                        terms.extend(g);
+                    }
+                }
+                for _ in 0..8 {
+                    let i = 50 + (rng.next_u64() % (params as u64 - 50)) as u16;
+                    if !terms.iter().any(|t| t.0 == i) {
+                        terms.push((i, (rng.next_u64() % 3) as i16 + 1));
+                    }
+                }
+                terms.sort_unstable();
+                Coefs {
+                    phase: 12,
+                    scale: 128,
+                    fixed: 0,
+                    terms,
+                }
+            })
+            .collect()
+    }
+
+    /// The slots of `c`'s terms that have one, with the dictionary's pairs applied, and the
+    /// terms that have none.
+    fn encoded(d: &Dict, c: &Coefs) -> (Vec<u32>, Vec<(u16, i16)>) {
+        let (mut slots, mut rest) = (Vec::new(), Vec::new());
+        for &(i, v) in &c.terms {
+            match d.scaled(i, v) {
+                Some(s) => slots.push(s),
+                None => rest.push((i, v)),
+            }
+        }
+        d.apply(&mut slots);
+        (slots, rest)
+    }
+
+    #[test]
+    fn learnt_pairs_shorten_positions_and_expand_back_to_them() {
+        let train = planted(4000, 300, 1);
+        let d = Dict::learn(&train, 300);
+        assert!(d.pairs() > 0);
+        let (mut before, mut after) = (0, 0);
+        for c in planted(2000, 300, 2) {
+            let (s, rest) = encoded(&d, &c);
+            assert!(s.windows(2).all(|w| w[0] < w[1]), "sorted and distinct");
+            assert!(s.iter().all(|&x| !is_zero(x as usize)));
+            let mut back = rest.clone();
+            for &x in &s {
+                d.expand(x as usize, &mut back);
+            }
+            back.sort_unstable();
+            assert_eq!(back, c.terms);
+            before += c.terms.len();
+            after += s.len() + rest.len();
+        }
+        // each planted group of five is one slot: 15 + 8 terms become about 3 + 8
+        assert!(after * 3 < before * 2, "{after} terms of {before}");
+        // a dictionary survives its bytes, and the same sample learns the same dictionary
+        let back = Dict::from_bytes(&d.to_bytes(), 300).unwrap();
+        assert_eq!(back.rules(), d.rules());
+        assert_eq!(Dict::learn(&train, 300).rules(), d.rules());
+        // the most used slots come first
+        let s = encoded(&d, &train[0]).0;
+        assert!(s[0] < 255, "{s:?}");
+    }
+
+    #[test]
+    fn the_table_and_the_unfolded_gradient_follow_the_expansion() {
+        let d = Dict::learn(&planted(3000, 100, 3), 100);
+        let w: Vec<[f64; 2]> = (0..100).map(|i| [i as f64, 1.0 - 0.5 * i as f64]).collect();
+        let t = d.table(&w);
+        let mut g = vec![[0.0; 2]; d.slots()];
+        for r in d.rules() {
+            let mut terms = Vec::new();
+            d.expand(r.m as usize, &mut terms);
+            let want: f64 = terms
+                .iter()
+                .map(|&(i, c)| c as f64 * w[i as usize][0])
+                .sum();
+            assert_eq!(t[r.m as usize][0], want);
+            g[r.m as usize] = [1.0, 2.0];
+        }
+        let mut grad = vec![[0.0; 2]; 100];
+        d.unfold(&mut g, &mut grad);
+        // every weight's gradient sums its coefficient under every slot
+        for (i, gi) in grad.iter().enumerate() {
+            let mut want = 0.0;
+            for r in d.rules() {
+                let mut terms = Vec::new();
+                d.expand(r.m as usize, &mut terms);
+                want += terms
+                    .iter()
+                    .filter(|t| t.0 as usize == i)
+                    .map(|t| t.1 as f64)
+                    .sum::<f64>();
+            }
+            assert_eq!(*gi, [want, 2.0 * want], "weight {i}");
+        }
+    }
+
+    #[test]
+    fn bridges_are_the_farthest_zero_slot_within_a_byte() {
+        for cur in 0..3 * SPAN {
+            let z = bridge(cur);
+            assert!(
+                z > cur && z - cur <= SPAN && is_zero(z),
+                "from {cur} to {z}"
+            );
+            assert!((z + 1..=cur + SPAN).all(|s| !is_zero(s)), "from {cur}");
+        }
+    }
+
+    #[test]
+    fn malformed_rules_are_refused() {
+        let s = |m: u32, index: u16, coef: i16| Rule {
+            m,
+            def: Def::Scaled { index, coef },
+        };
+        let ok = vec![
+            s(0, 3, 1),
+            s(1, 4, -7),
+            Rule {
+                m: 2,
+                def: Def::Pair(0, 1),
+            },
+        ];
+        assert!(Dict::from_rules(ok.clone(), 10).is_ok());
+        let bad: Vec<Vec<Rule>> = vec![
+            vec![s(0, 10, 1)],
+            vec![s(0, 3, 0)],
+            vec![s(0, 3, 1), s(1, 3, 1)],
+            vec![s(0, 3, 1), s(0, 4, 1)],
+            vec![s(254, 3, 1)],
+            vec![Rule {
+                m: 2,
+                def: Def::Pair(0, 1),
+            }],
+            vec![
+                s(0, 3, 1),
+                Rule {
+                    m: 2,
+                    def: Def::Pair(0, 0),
+                },
+            ],
+        ];
+        for rules in bad {
+            assert!(Dict::from_rules(rules.clone(), 10).is_err(), "{rules:?}");
+        }
+        let b = Dict::from_rules(ok, 10).unwrap().to_bytes();
+        assert!(Dict::from_bytes(&b, 10).is_ok());
+        assert!(Dict::from_bytes(&b, 4).is_err());
+        assert!(Dict::from_bytes(&b[..b.len() - 1], 10).is_err());
+    }
+}
