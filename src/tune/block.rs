@@ -8,6 +8,9 @@
 use super::record::Rec;
 use super::store::Records;
 
+/// A record's chain, far terms and other terms.
+pub type Groups<'a> = (&'a [u8], &'a [u8], &'a [u8]);
+
 /// Positions per block: small enough that a block's records stay in the first-level cache
 /// between the evaluation and the scatter.
 pub const BLOCK: usize = 64;
@@ -24,8 +27,8 @@ pub struct Block<'a> {
     pub rho_eg: [f64; BLOCK],
     /// Untunable centipawns of each position.
     pub fixed: [f64; BLOCK],
-    /// The chain and the other terms of each position ([`super::record`]).
-    pub groups: [(&'a [u8], &'a [u8]); BLOCK],
+    /// The chain, far and other terms of each position ([`super::record`]).
+    pub groups: [Groups<'a>; BLOCK],
 }
 
 impl<'a> Block<'a> {
@@ -37,7 +40,7 @@ impl<'a> Block<'a> {
             rho_mg: [0.0; BLOCK],
             rho_eg: [0.0; BLOCK],
             fixed: [0.0; BLOCK],
-            groups: [(&[], &[]); BLOCK],
+            groups: [(&[], &[], &[]); BLOCK],
         }
     }
 
@@ -58,7 +61,7 @@ impl<'a> Block<'a> {
         self.rho_mg[j] = r.rho_mg();
         self.rho_eg[j] = r.rho_eg();
         self.fixed[j] = r.fixed as f64;
-        self.groups[j] = (r.unit, r.general);
+        self.groups[j] = (r.unit, r.far, r.general);
     }
 }
 
@@ -101,7 +104,7 @@ mod tests {
         while b.fill(&mut recs) > 0 {
             for j in 0..b.n {
                 let r = s.rec(p);
-                assert_eq!(b.groups[j], (r.unit, r.general), "position {p}");
+                assert_eq!(b.groups[j], (r.unit, r.far, r.general), "position {p}");
                 let c = &want[p];
                 assert_eq!(s.coefs(p), *c);
                 assert_eq!(b.fixed[j], c.fixed as f64);

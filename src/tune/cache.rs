@@ -34,7 +34,8 @@ pub const MAGIC: &[u8; 8] = b"SABLETUN";
 /// The record layout's version; a file of another version is refused (and rebuilt). Version 2:
 /// long gaps of the general group bridged by zero terms (version 1 had escape bytes). Version 3:
 /// ±2 terms in the chain with ±1, a 3-byte header with the scale byte only when not 128.
-/// Version 4: chains hold the macros of a dictionary stored in the file.
+/// Version 4: records hold the slots of a dictionary stored in the file, in a chain and far
+/// terms (a 4-byte header).
 pub const VERSION: u64 = 4;
 /// Bytes before the identity text.
 const HEADER: usize = 72;

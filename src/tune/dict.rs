@@ -11,27 +11,28 @@
 //! kernel does fewer additions and reads fewer bytes; the table costs one multiplication or
 //! addition a slot per epoch, and the gradient's unfolding as much.
 //!
-//! Slots are numbered most frequent first (so the hot ones share cache lines and a position's
-//! gaps stay short), skipping every slot `255 k + 254`, which stays zero: a chain's gap past
-//! one byte is bridged by such slots. A term without a slot goes to the record's other terms.
+//! Slots are numbered most frequent first, so the hot ones share cache lines and a position's
+//! gaps stay short: its slots up to the first gap past one byte are its record's chain, one
+//! byte a term, the rest its far terms, two bytes a term ([`super::record`]). A term without
+//! a slot goes to the record's other terms.
 
 use super::record::Coefs;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
 /// Most pairs a dictionary learns: the gain per pair falls off (docs/results-tune.md), and every
-/// slot is a pair of weights in the kernel's tables, which should stay in cache.
-pub const PAIRS: usize = 2048;
+/// slot is a pair of weights in the kernel's tables, which should stay in the second-level
+/// cache.
+pub const PAIRS: usize = 8192;
 /// Most scaled weights (every (index, coefficient) seen often enough has one).
 pub const SCALED: usize = 4096;
-/// Positions the dictionary is learnt from (the first ones traced).
-pub const SAMPLE: usize = 16_384;
+/// Positions the dictionary is learnt from (the first ones traced: the first window of
+/// [`super::load::WINDOW`]).
+pub const SAMPLE: usize = 65_536;
 /// Pairs chosen per counting round (pairwise disjoint, so their order inside a round is free).
 const PER_ROUND: usize = 128;
 /// Most frequent slots whose pairs are counted in a round (a dense count table of this squared).
 const CANDIDATES: usize = 1024;
-/// Reach of one gap byte.
-pub const SPAN: usize = u8::MAX as usize;
 
 /// What a slot holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,25 +63,12 @@ pub struct Dict {
     rules: Vec<Rule>,
     /// Pair rule numbers by part slot (for encoding).
     by_part: Vec<Vec<u32>>,
-    /// Rule number of each slot, `u32::MAX` at the zero slots.
+    /// Rule number of each slot.
     rule_of: Vec<u32>,
     /// One past the largest weight index under each slot.
     width_of: Vec<u32>,
     /// The slot of each scaled weight.
     scaled: HashMap<(u16, i16), u32>,
-}
-
-/// True for the slots that hold zero, which bridge long gaps.
-#[inline]
-pub fn is_zero(slot: usize) -> bool {
-    slot % SPAN == SPAN - 1
-}
-
-/// The farthest zero slot within one gap byte of `cur` (always past `cur`).
-#[inline]
-pub fn bridge(cur: usize) -> usize {
-    let t = cur + SPAN;
-    t - (t + 1) % SPAN
 }
 
 impl Dict {
@@ -107,18 +95,17 @@ impl Dict {
             .count()
     }
 
-    /// Length of the kernel's table (the zero slots included).
+    /// Length of the kernel's table.
     pub fn slots(&self) -> usize {
         self.rule_of.len()
     }
 
-    /// One past the largest weight index under `slot` (0 for a zero slot).
+    /// One past the largest weight index under `slot`.
     pub fn width_of(&self, slot: usize) -> usize {
         self.width_of.get(slot).map_or(0, |&w| w as usize)
     }
 
-    /// Whether a record's chain may hold `slot`: a slot of this dictionary or a zero slot
-    /// before its last.
+    /// Whether a record may hold `slot`: a slot of this dictionary.
     pub fn check_slot(&self, slot: usize) -> Result<(), String> {
         if slot < self.slots() {
             Ok(())
@@ -139,8 +126,7 @@ impl Dict {
         self.scaled.get(&(index, coef)).copied()
     }
 
-    /// The (index, coefficient) terms `slot` stands for, appended to `out` (none for a zero
-    /// slot).
+    /// The (index, coefficient) terms `slot` stands for, appended to `out`.
     pub fn expand(&self, slot: usize, out: &mut Vec<(u16, i16)>) {
         let mut stack = vec![slot];
         while let Some(s) = stack.pop() {
@@ -197,12 +183,12 @@ impl Dict {
         self.by_part.get(slot as usize).map_or(&[], |v| v)
     }
 
-    /// Learns the dictionary of a dataset from `sample` for a layout of `params` weights: a
-    /// scaled weight for every (index, coefficient) seen in at least one position in 1,024,
-    /// then pairs, round by round.
+    /// Learns the dictionary of a dataset from `sample` (its first [`SAMPLE`] positions) for a
+    /// layout of `params` weights: a scaled weight for every (index, coefficient) seen in at
+    /// least one position in 2,048 (and at least 4), then pairs as frequent, round by round.
     pub fn learn(sample: &[Coefs], params: usize) -> Dict {
         let sample = &sample[..sample.len().min(SAMPLE)];
-        let min = (sample.len() / 1024).max(4) as u32;
+        let min = (sample.len() / 2048).max(4) as u32;
         // during learning slot k is rule k; renumbered by frequency at the end
         let mut counted: HashMap<(u16, i16), u32> = HashMap::new();
         for c in sample {
@@ -271,7 +257,7 @@ impl Dict {
                 }
             }
         }
-        // renumber, most frequent first, around the zero slots
+        // renumber, most frequent first
         let mut used = vec![0u32; defs.len()];
         for p in &pos {
             for &x in p {
@@ -281,13 +267,8 @@ impl Dict {
         let mut order: Vec<usize> = (0..defs.len()).collect();
         order.sort_by_key(|&k| (Reverse(used[k]), k));
         let mut slot_of = vec![0u32; defs.len()];
-        let mut next = 0;
-        for &k in &order {
-            if is_zero(next) {
-                next += 1;
-            }
+        for (next, &k) in order.iter().enumerate() {
             slot_of[k] = next as u32;
-            next += 1;
         }
         let rules = defs
             .iter()
@@ -304,14 +285,14 @@ impl Dict {
     }
 
     /// A dictionary of `rules` for a layout of `params` weights; fails when a rule is malformed
-    /// (a slot defined twice or on a zero slot, a pair part not defined before it, a scaled
+    /// (a slot defined twice or past the limit, a pair part not defined before it, a scaled
     /// weight of an index past the layout, of coefficient 0, or twice).
     pub fn from_rules(rules: Vec<Rule>, params: usize) -> Result<Dict, String> {
         let mut d = Dict::none();
-        let limit = 2 * (SCALED + PAIRS);
+        let limit = SCALED + PAIRS;
         for (k, r) in rules.iter().enumerate() {
             let m = r.m as usize;
-            if m >= limit || is_zero(m) || d.rule_of.get(m).is_some_and(|&x| x != u32::MAX) {
+            if m >= limit || d.rule_of.get(m).is_some_and(|&x| x != u32::MAX) {
                 return Err(format!("rule {k}: slot {m} is not a free slot"));
             }
             if d.rule_of.len() <= m {
@@ -402,8 +383,7 @@ impl Dict {
         Dict::from_rules(rules, params)
     }
 
-    /// The kernel's table at weights `w`: each scaled weight's product, each pair's sum, zero
-    /// at the zero slots.
+    /// The kernel's table at weights `w`: each scaled weight's product, each pair's sum.
     pub fn table(&self, w: &[[f64; 2]]) -> Vec<[f64; 2]> {
         let mut t = vec![[0.0; 2]; self.slots()];
         for r in &self.rules {
@@ -565,7 +545,6 @@ pub(crate) mod tests {
         for c in planted(2000, 300, 2) {
             let (s, rest) = encoded(&d, &c);
             assert!(s.windows(2).all(|w| w[0] < w[1]), "sorted and distinct");
-            assert!(s.iter().all(|&x| !is_zero(x as usize)));
             let mut back = rest.clone();
             for &x in &s {
                 d.expand(x as usize, &mut back);
@@ -583,7 +562,7 @@ pub(crate) mod tests {
         assert_eq!(Dict::learn(&train, 300).rules(), d.rules());
         // the most used slots come first
         let s = encoded(&d, &train[0]).0;
-        assert!(s[0] < 255, "{s:?}");
+        assert!(s[0] < 16, "{s:?}");
     }
 
     #[test]
@@ -621,18 +600,6 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn bridges_are_the_farthest_zero_slot_within_a_byte() {
-        for cur in 0..3 * SPAN {
-            let z = bridge(cur);
-            assert!(
-                z > cur && z - cur <= SPAN && is_zero(z),
-                "from {cur} to {z}"
-            );
-            assert!((z + 1..=cur + SPAN).all(|s| !is_zero(s)), "from {cur}");
-        }
-    }
-
-    #[test]
     fn malformed_rules_are_refused() {
         let s = |m: u32, index: u16, coef: i16| Rule {
             m,
@@ -652,7 +619,7 @@ pub(crate) mod tests {
             vec![s(0, 3, 0)],
             vec![s(0, 3, 1), s(1, 3, 1)],
             vec![s(0, 3, 1), s(0, 4, 1)],
-            vec![s(254, 3, 1)],
+            vec![s((SCALED + PAIRS) as u32, 3, 1)],
             vec![Rule {
                 m: 2,
                 def: Def::Pair(0, 1),

@@ -5,8 +5,8 @@
 use super::cache;
 use super::coefs;
 use super::dataset::{self, Record};
-use super::dict::{self, Dict};
-use super::record::{for_each_slot, Coefs};
+use super::dict::Dict;
+use super::record::Coefs;
 use super::store::Store;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
@@ -163,7 +163,7 @@ fn build(
 
 fn report_traced(train: &Store, valid: &Store, secs: f64) {
     let n = (train.len() + valid.len()).max(1) as f64;
-    let (mut unit, mut general, mut all, mut bridges) = (0usize, 0usize, 0usize, 0usize);
+    let (mut unit, mut general, mut all, mut far) = (0usize, 0usize, 0usize, 0usize);
     for r in train
         .records(0..train.len())
         .chain(valid.records(0..valid.len()))
@@ -171,16 +171,16 @@ fn report_traced(train: &Store, valid: &Store, secs: f64) {
         unit += r.unit.len();
         general += r.general.len();
         all += r.bytes.len();
-        for_each_slot(r.unit, |s| bridges += usize::from(dict::is_zero(s)));
+        far += r.far.len() / 2;
     }
     eprintln!(
-        "traced {} positions in {secs:.1}s, {:.1} bytes/position (header {:.1}, chain {:.1} of which {:.1} bridges, others {:.1}), {} pairs in the dictionary",
+        "traced {} positions in {secs:.1}s, {:.1} bytes/position (header {:.1}, {:.1} chain terms, {:.1} far terms, {:.1} other terms), {} pairs in the dictionary",
         train.len() + valid.len(),
         (train.bytes() + valid.bytes()) as f64 / n,
-        (all - unit - general) as f64 / n,
+        (all - unit - 2 * far - general) as f64 / n,
         unit as f64 / n,
-        bridges as f64 / n,
-        general as f64 / n,
+        far as f64 / n,
+        general as f64 / 2.0 / n,
         train.dict().pairs(),
     );
 }
@@ -264,10 +264,9 @@ impl Tracer {
     }
 }
 
-/// The dictionary of macros learnt from the first [`dict::SAMPLE`] positions of `plain` (a
-/// store without macros).
+/// The dictionary learnt from `plain`, the first window's positions (a store without one).
 fn learn(plain: &Store) -> Dict {
-    let n = plain.len().min(dict::SAMPLE);
+    let n = plain.len();
     let sample: Vec<Coefs> = plain.records(0..n).map(|r| r.coefs(plain.dict())).collect();
     Dict::learn(&sample, sable::eval::Params::len())
 }

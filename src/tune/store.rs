@@ -6,7 +6,9 @@
 //! the epochs stream through it.
 
 use super::dict::Dict;
-use super::record::{self, decode, for_each_general, for_each_slot, Coefs, Rec, MAX_PARAMS};
+use super::record::{
+    self, decode, for_each_far, for_each_general, for_each_slot, Coefs, Rec, MAX_PARAMS,
+};
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -195,14 +197,10 @@ impl Store {
         tail
     }
 
-    /// The same positions, each window of `window` consecutive ones sorted by their number of
-    /// terms ([`Rec::terms_bound`]).
-    ///
-    /// The kernel pads every position of a block to the block's longest with terms that add
-    /// nothing ([`super::block`]), so that its loops run the same number of times for every
-    /// position of the block and the branch predictor foresees their exits; sorted, neighbours
-    /// have nearly the same number of terms and little is padded. A batch's gradient does not
-    /// depend on the order inside it.
+    /// The same positions, each window of `window` consecutive ones sorted by the lengths of
+    /// their groups ([`Rec::lengths`]): neighbours then run the kernel's loops the same number
+    /// of times, so the branch predictor foresees the loops' exits. A batch's gradient does
+    /// not depend on the order inside it.
     pub fn grouped(&self, window: usize) -> Store {
         self.reordered((0..self.len).collect(), window)
     }
@@ -226,7 +224,7 @@ impl Store {
             it.next().expect("a record at every offset")
         };
         for w in order.chunks_mut(window.max(1)) {
-            w.sort_by_key(|&p| at(p).terms_bound());
+            w.sort_by_key(|&p| at(p).lengths());
         }
         let mut out = Store::with_dict(Arc::clone(&self.dict));
         for p in order {
@@ -285,12 +283,14 @@ impl Store {
             let r = decode(bytes, at).map_err(|e| format!("position {p}: {e}"))?;
             at += r.bytes.len();
             let mut bad = None;
-            for_each_slot(r.unit, |s| {
+            let mut see = |s: usize| {
                 if let Err(e) = dict.check_slot(s) {
                     bad = Some(e);
                 }
                 width = width.max(dict.width_of(s));
-            });
+            };
+            for_each_slot(r.unit, &mut see);
+            for_each_far(r.far, &mut see);
             for_each_general(r.general, |i, _| {
                 if i >= limit {
                     bad = Some(format!("parameter index {i} beyond the layout's {limit}"));
@@ -334,7 +334,7 @@ impl<'a> Iterator for Records<'a> {
         }
         self.left -= 1;
         // the bytes were checked when the store was built or opened ([`Store::from_bytes`])
-        let r = decode(self.data, self.at).expect("a checked record");
+        let r = record::decode_trusted(self.data, self.at);
         self.at += r.bytes.len();
         Some(r)
     }
