@@ -9,7 +9,8 @@
 //! 32..64  training positions, training bytes, validation positions, validation bytes
 //! 64..72  checksum: FNV-1a over the identity text, the dictionary and the records
 //! 72..    identity text, the dictionary ([`super::dict`]), the training records, the
-//!         validation records
+//!         validation records, the training records' lengths, the validation records' lengths
+//!         (one byte a position)
 //! ```
 //!
 //! The identity text names what the records were made from, one `key=value` line each: every
@@ -35,7 +36,7 @@ pub const MAGIC: &[u8; 8] = b"SABLETUN";
 /// long gaps of the general group bridged by zero terms (version 1 had escape bytes). Version 3:
 /// ±2 terms in the chain with ±1, a 3-byte header with the scale byte only when not 128.
 /// Version 4: records hold the slots of a dictionary stored in the file, in a chain and far
-/// terms (a 4-byte header).
+/// terms; their lengths are a section of their own.
 pub const VERSION: u64 = 4;
 /// Bytes before the identity text.
 const HEADER: usize = 72;
@@ -50,6 +51,8 @@ pub struct Writer {
     dict: Option<(Arc<Dict>, u64)>,
     /// (positions, bytes) of each finished section, then of the open one.
     sections: Vec<(u64, u64)>,
+    /// The records' lengths, written after the records (one byte a position).
+    lens: Vec<u8>,
 }
 
 impl Writer {
@@ -68,6 +71,7 @@ impl Writer {
             sum: fnv_extend(FNV_START, identity.as_bytes()),
             dict: None,
             sections: vec![(0, 0)],
+            lens: Vec::new(),
         })
     }
 
@@ -89,6 +93,7 @@ impl Writer {
         let d = s.data();
         self.out.write_all(d)?;
         self.sum = fnv_extend(self.sum, d);
+        self.lens.extend_from_slice(s.lens());
         let last = self.sections.last_mut().expect("one open section");
         last.0 += s.len() as u64;
         last.1 += d.len() as u64;
@@ -103,13 +108,15 @@ impl Writer {
     /// Writes the header and moves the file to its name.
     pub fn finish(mut self) -> anyhow::Result<()> {
         anyhow::ensure!(self.sections.len() == 2, "a cache has two sections");
+        self.out.write_all(&self.lens)?;
+        self.sum = fnv_extend(self.sum, &self.lens);
         let mut h = Vec::with_capacity(HEADER);
         h.extend_from_slice(MAGIC);
         let dict_len = self.dict.as_ref().map_or(0, |d| d.1);
         let ident_len = self.out.stream_position()?
             - HEADER as u64
             - dict_len
-            - self.sections.iter().map(|s| s.1).sum::<u64>();
+            - self.sections.iter().map(|s| s.0 + s.1).sum::<u64>();
         for v in [
             VERSION,
             ident_len,
@@ -164,7 +171,9 @@ pub fn open(path: &Path, identity: &str, params: usize) -> Result<(Store, Store)
         .checked_add(ident_len)
         .and_then(|x| x.checked_add(dict_len))
         .and_then(|x| x.checked_add(train_bytes))
-        .and_then(|x| x.checked_add(valid_bytes));
+        .and_then(|x| x.checked_add(valid_bytes))
+        .and_then(|x| x.checked_add(n_train))
+        .and_then(|x| x.checked_add(n_valid));
     if want != Some(size) {
         return Err(format!(
             "truncated or damaged: {size} bytes, the header accounts for {}",
@@ -208,17 +217,19 @@ pub fn open(path: &Path, identity: &str, params: usize) -> Result<(Store, Store)
     };
     let dict = Arc::new(dict);
     let t_end = d_end + train_bytes as usize;
-    let section = |range: std::ops::Range<usize>, n: u64, what: &str| {
+    let v_end = t_end + valid_bytes as usize;
+    let l_end = v_end + n_train as usize;
+    let section = |records: std::ops::Range<usize>, lens: std::ops::Range<usize>, what: &str| {
         Store::from_bytes(
-            Bytes::Mapped(Arc::clone(&map), range),
-            n as usize,
+            Bytes::Mapped(Arc::clone(&map), records),
+            Bytes::Mapped(Arc::clone(&map), lens),
             params,
             Arc::clone(&dict),
         )
         .map_err(|e| format!("damaged {what} records: {e}"))
     };
-    let train = section(d_end..t_end, n_train, "training")?;
-    let valid = section(t_end..size as usize, n_valid, "validation")?;
+    let train = section(d_end..t_end, v_end..l_end, "training")?;
+    let valid = section(t_end..v_end, l_end..size as usize, "validation")?;
     #[cfg(unix)]
     {
         // one pass after another from start to end: read ahead, drop behind

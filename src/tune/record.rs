@@ -1,11 +1,13 @@
 //! The byte layout of one position's record: how a position's coefficients are encoded, and
-//! decoded again.
+//! decoded again. A record's length (at most 255 bytes) is kept apart, in the store's array of
+//! lengths ([`super::store`]): the kernel finds each record from the lengths alone, without
+//! waiting on the previous record's header (decoding the headers one after another from the
+//! bytes took a fifth of an epoch), and the number of other terms is what the length leaves.
 //!
 //! ```text
 //! byte 0     phase (bits 0-4) | result code (bits 5-6: 0.0, 0.5, 1.0, or 3 = u16 follows) | fixed? (bit 7)
 //! byte 1     byte length of the small-term chain (0..=255)
-//! byte 2     number of other terms (bits 0-6) | scale byte follows (bit 7: the scale is not 128)
-//! byte 3     number of far terms
+//! byte 2     number of far terms (bits 0-6) | scale byte follows (bit 7: the scale is not 128)
 //! [u8]       scale (0..=127), when bit 7 of byte 2 is set
 //! [u16]      result * 32768, when the result is not 0, 1/2 or 1 (a `--lambda` blend)
 //! [i16]      fixed centipawns, when not 0
@@ -37,8 +39,11 @@ pub const SCALE_MAX: i32 = 128;
 /// Largest number of parameters a record can index (the dense arrays of the model).
 pub const MAX_PARAMS: usize = 4096;
 
-/// Most other terms a record holds (7 bits of byte 2).
-const MAX_OTHERS: usize = 127;
+/// Most far terms a record holds (7 bits of byte 2).
+const MAX_FAR: usize = 127;
+
+/// Longest record, in bytes (its length is one byte of the store's array of lengths).
+pub const MAX_LEN: usize = u8::MAX as usize;
 
 /// Results other than 0, 1/2 and 1 are stored as `round(result * RESULT_ONE)`: exact for the
 /// three game results, within 1.5e-5 for blended targets.
@@ -235,9 +240,9 @@ pub fn encode(c: &Coefs, result: f64, dict: &Dict, out: &mut Vec<u8>) -> Result<
             cur = slot;
         }
     }
-    if far.len() / 2 > u8::MAX as usize {
+    if far.len() / 2 > MAX_FAR {
         return Err(format!(
-            "{} far terms exceed the record's limit of 255",
+            "{} far terms exceed the record's limit of {MAX_FAR}",
             far.len() / 2
         ));
     }
@@ -247,22 +252,16 @@ pub fn encode(c: &Coefs, result: f64, dict: &Dict, out: &mut Vec<u8>) -> Result<
             chain.len()
         ));
     }
-    if others.len() / 2 > MAX_OTHERS {
-        return Err(format!(
-            "{} other terms exceed the record's limit of {MAX_OTHERS}",
-            others.len() / 2
-        ));
-    }
     // the three game results need no bytes of their own
     let code: u8 = [0.0, 0.5, 1.0]
         .iter()
         .position(|&r| r == result)
         .map_or(3, |k| k as u8);
     let scaled = c.scale != SCALE_MAX;
+    let start = out.len();
     out.push(c.phase as u8 | code << 5 | u8::from(fixed != 0) << 7);
     out.push(chain.len() as u8);
-    out.push((others.len() / 2) as u8 | u8::from(scaled) << 7);
-    out.push((far.len() / 2) as u8);
+    out.push((far.len() / 2) as u8 | u8::from(scaled) << 7);
     if scaled {
         out.push(c.scale as u8);
     }
@@ -275,17 +274,24 @@ pub fn encode(c: &Coefs, result: f64, dict: &Dict, out: &mut Vec<u8>) -> Result<
     out.extend(chain);
     out.extend(far);
     out.extend(others);
+    if out.len() - start > MAX_LEN {
+        let len = out.len() - start;
+        out.truncate(start);
+        return Err(format!(
+            "a record of {len} bytes exceeds the limit of {MAX_LEN}"
+        ));
+    }
     Ok(terms.last().map_or(0, |t| t.0 as usize + 1))
 }
 
-/// Decodes the record at byte `at` of bytes already checked by [`decode`] (a store's): the
-/// kernel's path, without the range checks and error values that kept the checked decoder
-/// from being inlined (a tenth of an epoch's time).
+/// Decodes the record of `len` bytes at byte `at` of bytes already checked by [`decode`] (a
+/// store's): the kernel's path, without the range checks and error values that kept the
+/// checked decoder from being inlined.
 #[inline(always)]
-pub fn decode_trusted(data: &[u8], at: usize) -> Rec<'_> {
-    let h = &data[at..at + 4];
-    let (nu, ng, nf) = (h[1] as usize, 2 * (h[2] & 127) as usize, 2 * h[3] as usize);
-    let mut k = at + 4;
+pub fn decode_trusted(data: &[u8], at: usize, len: usize) -> Rec<'_> {
+    let h = &data[at..at + 3];
+    let (nu, nf) = (h[1] as usize, 2 * (h[2] & 127) as usize);
+    let mut k = at + 3;
     let mut scale = SCALE_MAX as u8;
     if h[2] >> 7 == 1 {
         scale = data[k];
@@ -302,7 +308,7 @@ pub fn decode_trusted(data: &[u8], at: usize) -> Rec<'_> {
         fixed = i16::from_le_bytes([data[k], data[k + 1]]);
         k += 2;
     }
-    let end = k + nu + nf + ng;
+    let end = at + len;
     Rec {
         result,
         phase: h[0] & 31,
@@ -315,70 +321,38 @@ pub fn decode_trusted(data: &[u8], at: usize) -> Rec<'_> {
     }
 }
 
-/// Decodes the record at byte `at`, checking that it lies inside `data` and its header is in
-/// range (its terms are not checked: [`super::store::Store::from_bytes`] does that).
-#[inline]
-pub fn decode(data: &[u8], at: usize) -> Result<Rec<'_>, String> {
-    let h = data
-        .get(at..at + 4)
-        .ok_or_else(|| format!("record header at byte {at} past the end"))?;
+/// Decodes the record of `len` bytes at byte `at`, checking that it lies inside `data`, its
+/// header is in range and its groups fill exactly its length (its terms are not checked:
+/// [`super::store::Store::from_bytes`] does that).
+pub fn decode(data: &[u8], at: usize, len: usize) -> Result<Rec<'_>, String> {
+    let rec = data
+        .get(at..at + len)
+        .ok_or_else(|| format!("record of {len} bytes at byte {at} past the end"))?;
+    let h = rec
+        .get(..3)
+        .ok_or_else(|| format!("record of {len} bytes shorter than its header"))?;
     let phase = h[0] & 31;
-    let code = (h[0] >> 5) & 3;
-    let has_fixed = h[0] >> 7 == 1;
-    let (nu, ng, nf) = (h[1] as usize, 2 * (h[2] & 127) as usize, 2 * h[3] as usize);
-    let mut k = at + 4;
-    let scale = if h[2] >> 7 == 1 {
-        let s = *data
-            .get(k)
-            .ok_or_else(|| format!("record at byte {at} past the end"))?;
-        k += 1;
-        if s as i32 >= SCALE_MAX {
-            return Err(format!("scale byte {s} out of range"));
-        }
-        s
-    } else {
-        SCALE_MAX as u8
-    };
     if phase as i32 > PHASE_MAX {
         return Err(format!("phase {phase} out of range"));
     }
-    let take2 = |k: &mut usize| -> Result<[u8; 2], String> {
-        let b = data
-            .get(*k..*k + 2)
-            .ok_or_else(|| format!("record at byte {at} past the end"))?;
-        *k += 2;
-        Ok([b[0], b[1]])
-    };
-    let result = match code {
-        0 => 0.0,
-        1 => 0.5,
-        2 => 1.0,
-        _ => {
-            let q = u16::from_le_bytes(take2(&mut k)?);
-            if q as f64 > RESULT_ONE {
-                return Err(format!("result {q}/32768 above 1"));
-            }
-            q as f64 / RESULT_ONE
-        }
-    };
-    let fixed = if has_fixed {
-        i16::from_le_bytes(take2(&mut k)?)
-    } else {
-        0
-    };
-    let body = data
-        .get(k..k + nu + nf + ng)
-        .ok_or_else(|| format!("record at byte {at} past the end"))?;
-    Ok(Rec {
-        result,
-        phase,
-        scale,
-        fixed,
-        unit: &body[..nu],
-        far: &body[nu..nu + nf],
-        general: &body[nu + nf..],
-        bytes: &data[at..k + nu + nf + ng],
-    })
+    let code = (h[0] >> 5) & 3;
+    let (nu, nf) = (h[1] as usize, 2 * (h[2] & 127) as usize);
+    let head =
+        3 + usize::from(h[2] >> 7 == 1) + 2 * usize::from(code == 3) + 2 * (h[0] >> 7) as usize;
+    let rest = len
+        .checked_sub(head + nu + nf)
+        .ok_or_else(|| format!("record of {len} bytes shorter than its header says"))?;
+    if rest % 2 != 0 {
+        return Err(format!("record of {len} bytes ends inside a term"));
+    }
+    let r = decode_trusted(data, at, len);
+    if r.scale as i32 > SCALE_MAX || (h[2] >> 7 == 1 && r.scale as i32 == SCALE_MAX) {
+        return Err(format!("scale byte {} out of range", r.scale));
+    }
+    if r.result > 1.0 {
+        return Err(format!("result {} above 1", r.result));
+    }
+    Ok(r)
 }
 
 #[cfg(test)]
@@ -417,19 +391,19 @@ mod tests {
         };
         let mut b = Vec::new();
         encode(&c, 1.0, &dict, &mut b).unwrap();
-        let r = decode(&b, 0).unwrap();
+        let r = decode(&b, 0, b.len()).unwrap();
         // slots 0, 8, 12 in the chain (gaps 0, 8, 4), 1001 far (past a gap of 255);
         // (201, 5) has no slot
         assert_eq!(r.unit, &[0, 8, 4]);
         assert_eq!(r.far, &1001u16.to_le_bytes());
         assert_eq!(r.general, &[201, 5]);
-        // four header bytes: no scale byte at 128, no result bytes for a win
-        assert_eq!(b.len(), 4 + 3 + 2 + 2);
+        // three header bytes: no scale byte at 128, no result bytes for a win
+        assert_eq!(b.len(), 3 + 3 + 2 + 2);
         assert_eq!(r.coefs(&dict), c);
         assert_eq!(r.width(&dict), 202);
         // without a dictionary every term is another term
         let plain = one(&c, 1.0);
-        let r = decode(&plain, 0).unwrap();
+        let r = decode(&plain, 0, plain.len()).unwrap();
         assert!(r.unit.is_empty());
         assert_eq!(r.coefs(&Dict::none()), c);
     }
@@ -443,10 +417,11 @@ mod tests {
             terms: vec![(7, 1), (7, 1), (9, 1), (9, -1), (12, -300)],
         };
         let b = one(&c, 0.25);
-        let r = decode(&b, 0).unwrap();
+        let r = decode(&b, 0, b.len()).unwrap();
         assert_eq!(r.coefs(&Dict::none()).terms, vec![(7, 2), (12, -300)]);
         assert_eq!((r.scale, r.fixed, r.phase), (64, 9, 3));
         assert!((r.result - 0.25).abs() < 2e-5);
-        assert!(decode(&b[..b.len() - 1], 0).is_err());
+        assert!(decode(&b[..b.len() - 1], 0, b.len()).is_err());
+        assert!(decode(&b, 0, b.len() - 1).is_err());
     }
 }

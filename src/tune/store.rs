@@ -1,7 +1,8 @@
-//! All positions' records ([`super::record`]) in one byte stream, owned or memory-mapped.
+//! All positions' records ([`super::record`]) in one byte stream, owned or memory-mapped, and
+//! their lengths, one byte each, in another.
 //!
 //! Every [`BLOCK`]-th position's byte offset is kept, so a range of positions is found without
-//! decoding everything before it. The bytes are either owned (while building) or a slice of a
+//! adding up every length before it. The bytes are either owned (while building) or a slice of a
 //! memory-mapped cache file ([`super::cache`]), which the operating system pages in and out as
 //! the epochs stream through it.
 
@@ -56,6 +57,8 @@ impl Bytes {
 pub struct Store {
     /// The records, one after the other.
     data: Bytes,
+    /// The length of each record.
+    lens: Bytes,
     /// Byte offset of every [`BLOCK`]-th position.
     blocks: Vec<u64>,
     /// Number of positions.
@@ -110,9 +113,16 @@ impl Store {
         self.data.as_slice()
     }
 
-    /// Bytes used by the stored data (records and block offsets).
+    /// The records' lengths (for the cache file).
+    pub fn lens(&self) -> &[u8] {
+        self.lens.as_slice()
+    }
+
+    /// Bytes used by the stored data (records, their lengths and block offsets).
     pub fn bytes(&self) -> usize {
-        self.data.as_slice().len() + self.blocks.len() * std::mem::size_of::<u64>()
+        self.data.as_slice().len()
+            + self.lens.as_slice().len()
+            + self.blocks.len() * std::mem::size_of::<u64>()
     }
 
     /// Adds a position; fails (without storing) when phase, scale, fixed or an index is out of
@@ -122,6 +132,8 @@ impl Store {
         let data = self.data.owned();
         let at = data.len();
         let width = record::encode(c, result, &self.dict, data)?;
+        let size = data.len() - at;
+        self.lens.owned().push(size as u8);
         if len.is_multiple_of(BLOCK) {
             self.blocks.push(at as u64);
         }
@@ -133,24 +145,21 @@ impl Store {
     /// The records of positions `range`, in order.
     pub fn records(&self, range: Range<usize>) -> Records<'_> {
         assert!(range.end <= self.len, "positions {range:?} of {}", self.len);
-        let data = self.data.as_slice();
+        let (data, lens) = (self.data.as_slice(), self.lens.as_slice());
         if range.start >= range.end {
             return Records {
                 data,
+                lens: &[],
                 at: 0,
-                left: 0,
             };
         }
         let first = range.start / BLOCK * BLOCK;
-        let mut it = Records {
+        let skip: usize = lens[first..range.start].iter().map(|&l| l as usize).sum();
+        Records {
             data,
-            at: self.blocks[first / BLOCK] as usize,
-            left: range.end - first,
-        };
-        for _ in first..range.start {
-            it.next();
+            lens: &lens[range],
+            at: self.blocks[first / BLOCK] as usize + skip,
         }
-        it
     }
 
     /// The record of position `p`.
@@ -192,6 +201,7 @@ impl Store {
                 r.bytes.as_ptr() as usize - base
             });
         self.data.owned().truncate(cut);
+        self.lens.owned().truncate(from);
         self.blocks.truncate(from.div_ceil(BLOCK));
         self.len = from;
         tail
@@ -214,12 +224,12 @@ impl Store {
 
     fn reordered(&self, mut order: Vec<usize>, window: usize) -> Store {
         let offsets = self.offsets();
-        let data = self.data.as_slice();
+        let (data, lens) = (self.data.as_slice(), self.lens.as_slice());
         let at = |p: usize| {
             let mut it = Records {
                 data,
+                lens: &lens[p..p + 1],
                 at: offsets[p],
-                left: 1,
             };
             it.next().expect("a record at every offset")
         };
@@ -243,6 +253,7 @@ impl Store {
             self.blocks.push(data.len() as u64);
         }
         data.extend_from_slice(r.bytes);
+        self.lens.owned().push(r.bytes.len() as u8);
         self.len += 1;
         self.width = self.width.max(r.width(&self.dict));
     }
@@ -267,20 +278,21 @@ impl Store {
     /// kernel may trust the bytes. Fails with the position number and cause.
     pub fn from_bytes(
         data: Bytes,
-        len: usize,
+        lens: Bytes,
         limit: usize,
         dict: Arc<Dict>,
     ) -> Result<Store, String> {
         let limit = limit.min(MAX_PARAMS);
+        let len = lens.as_slice().len();
         let mut blocks = Vec::with_capacity(len.div_ceil(BLOCK));
         let bytes = data.as_slice();
         let mut at = 0usize;
         let mut width = 0usize;
-        for p in 0..len {
+        for (p, &size) in lens.as_slice().iter().enumerate() {
             if p % BLOCK == 0 {
                 blocks.push(at as u64);
             }
-            let r = decode(bytes, at).map_err(|e| format!("position {p}: {e}"))?;
+            let r = decode(bytes, at, size as usize).map_err(|e| format!("position {p}: {e}"))?;
             at += r.bytes.len();
             let mut bad = None;
             let mut see = |s: usize| {
@@ -309,6 +321,7 @@ impl Store {
         }
         Ok(Store {
             data,
+            lens,
             blocks,
             len,
             width,
@@ -320,22 +333,21 @@ impl Store {
 /// Iterator over consecutive records.
 pub struct Records<'a> {
     data: &'a [u8],
+    /// The lengths of the records still to come.
+    lens: &'a [u8],
     at: usize,
-    left: usize,
 }
 
 impl<'a> Iterator for Records<'a> {
     type Item = Rec<'a>;
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<Rec<'a>> {
-        if self.left == 0 {
-            return None;
-        }
-        self.left -= 1;
+        let (&len, rest) = self.lens.split_first()?;
+        self.lens = rest;
         // the bytes were checked when the store was built or opened ([`Store::from_bytes`])
-        let r = record::decode_trusted(self.data, self.at);
-        self.at += r.bytes.len();
+        let r = record::decode_trusted(self.data, self.at, len as usize);
+        self.at += len as usize;
         Some(r)
     }
 }
@@ -380,7 +392,7 @@ mod tests {
         );
         assert_eq!(s.rec(1).general, &[2, 2, 253, 1, 255, 1]);
         let again =
-            Store::from_bytes(Bytes::Owned(s.data().to_vec()), 3, 4096, Arc::default()).unwrap();
+            Store::from_bytes(owned(s.data()), owned(s.lens()), 4096, Arc::default()).unwrap();
         assert_eq!(again.coefs(1), b);
         let tail = s.split_off(1);
         assert_eq!((s.len(), tail.len()), (1, 2));
@@ -428,23 +440,27 @@ mod tests {
             terms: vec![(3, 1), (700, -1), (8, 5)],
         };
         s.push(&c, 1.0).unwrap();
-        let d = s.data().to_vec();
-        assert!(Store::from_bytes(Bytes::Owned(d.clone()), 1, 701, Arc::default()).is_ok());
-        let e = Store::from_bytes(Bytes::Owned(d.clone()), 1, 700, Arc::default()).unwrap_err();
+        let (d, l) = (s.data().to_vec(), s.lens().to_vec());
+        let open = |d: &[u8], l: &[u8], limit| {
+            Store::from_bytes(owned(d), owned(l), limit, Arc::default())
+        };
+        assert!(open(&d, &l, 701).is_ok());
+        let e = open(&d, &l, 700).unwrap_err();
         assert!(e.contains("index 700"), "{e}");
-        let e = Store::from_bytes(
-            Bytes::Owned(d[..d.len() - 1].to_vec()),
-            1,
-            701,
-            Arc::default(),
-        )
-        .unwrap_err();
+        let e = open(&d[..d.len() - 1], &l, 701).unwrap_err();
         assert!(e.contains("past the end"), "{e}");
-        let e = Store::from_bytes(Bytes::Owned(d.clone()), 2, 701, Arc::default()).unwrap_err();
+        // a length that ends inside a term, and one more position than the bytes hold
+        let e = open(&d, &[l[0] - 1], 701).unwrap_err();
+        assert!(e.contains("inside a term"), "{e}");
+        let e = open(&d, &[l[0], 3], 701).unwrap_err();
         assert!(e.contains("position 1"), "{e}");
         let mut bad = d.clone();
         bad[0] = 25; // phase 25
-        assert!(Store::from_bytes(Bytes::Owned(bad), 1, 701, Arc::default()).is_err());
+        assert!(open(&bad, &l, 701).is_err());
+    }
+
+    fn owned(b: &[u8]) -> Bytes {
+        Bytes::Owned(b.to_vec())
     }
 
     #[test]
