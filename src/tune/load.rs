@@ -174,7 +174,7 @@ fn report_traced(train: &Store, valid: &Store, secs: f64) {
         far += r.far.len() / 2;
     }
     eprintln!(
-        "traced {} positions in {secs:.1}s, {:.1} bytes/position (header {:.1}, {:.1} chain terms, {:.1} far terms, {:.1} other terms), {} pairs in the dictionary",
+        "traced {} positions in {secs:.1}s, {:.1} bytes/position (header {:.1}, chain {:.1}, {:.1} far slots, {:.1} other terms, length 1), {} pairs in the dictionary",
         train.len() + valid.len(),
         (train.bytes() + valid.bytes()) as f64 / n,
         (all - unit - 2 * far - general) as f64 / n,
