@@ -5,7 +5,7 @@
 use super::cache;
 use super::coefs;
 use super::dataset::{self, Record};
-use super::dict::Dict;
+use super::dict::{self, Dict};
 use super::record::Coefs;
 use super::store::Store;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -238,7 +238,17 @@ impl Tracer {
         let dict = match &self.dict {
             Some(d) => Arc::clone(d),
             None => {
+                let t = Instant::now();
                 let d = Arc::new(learn(&built.store));
+                self.bar.suspend(|| {
+                    eprintln!(
+                        "dictionary: {} slots, {} of them pairs, learnt from {} positions in {:.1}s",
+                        d.rules().len(),
+                        d.pairs(),
+                        built.store.len().min(dict::SAMPLE),
+                        t.elapsed().as_secs_f64()
+                    )
+                });
                 if let Sink::Memory(v) = &mut self.sink {
                     for s in v.iter_mut().filter(|s| s.is_empty()) {
                         *s = Store::with_dict(Arc::clone(&d));
