@@ -7,7 +7,7 @@
 //! 16..24  length of the identity text
 //! 24..32  length of the dictionary of macros
 //! 32..64  training positions, training bytes, validation positions, validation bytes
-//! 64..72  checksum: FNV-1a over the identity text, the dictionary and the records
+//! 64..72  checksum: FNV-1a over everything after the header
 //! 72..    identity text, the dictionary ([`super::dict`]), the training records, the
 //!         validation records, the training records' lengths, the validation records' lengths
 //!         (one byte a position)

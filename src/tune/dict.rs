@@ -16,7 +16,7 @@
 //! byte a term, the rest its far terms, two bytes a term ([`super::record`]). A term without
 //! a slot goes to the record's other terms.
 
-use super::record::Coefs;
+use super::record::{Coefs, MAX_PARAMS};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
@@ -26,6 +26,12 @@ use std::collections::{BinaryHeap, HashMap};
 pub const PAIRS: usize = 8192;
 /// Most scaled weights (every (index, coefficient) seen often enough has one).
 pub const SCALED: usize = 4096;
+/// Most terms one slot stands for (a learnt pair stands for a few dozen at most).
+const MAX_EXPANSION: usize = 1024;
+
+// far slots are two bytes
+const _: () = assert!(SCALED + PAIRS <= 1 << 16);
+
 /// Positions the dictionary is learnt from (the first ones traced: the first window of
 /// [`super::load::WINDOW`]).
 pub const SAMPLE: usize = 65_536;
@@ -289,7 +295,11 @@ impl Dict {
     /// weight of an index past the layout, of coefficient 0, or twice).
     pub fn from_rules(rules: Vec<Rule>, params: usize) -> Result<Dict, String> {
         let mut d = Dict::none();
+        let params = params.min(MAX_PARAMS);
         let limit = SCALED + PAIRS;
+        // how many terms each slot expands to: a forged file could make it grow like the
+        // Fibonacci numbers
+        let mut size: Vec<usize> = Vec::new();
         for (k, r) in rules.iter().enumerate() {
             let m = r.m as usize;
             if m >= limit || d.rule_of.get(m).is_some_and(|&x| x != u32::MAX) {
@@ -298,6 +308,7 @@ impl Dict {
             if d.rule_of.len() <= m {
                 d.rule_of.resize(m + 1, u32::MAX);
                 d.width_of.resize(m + 1, 0);
+                size.resize(m + 1, 0);
             }
             let width = match r.def {
                 Def::Pair(a, b) => {
@@ -309,6 +320,11 @@ impl Dict {
                     if a == b {
                         return Err(format!("rule {k}: both parts are slot {a}"));
                     }
+                    let n = size[a as usize] + size[b as usize];
+                    if n > MAX_EXPANSION {
+                        return Err(format!("rule {k}: slot {m} stands for {n} terms"));
+                    }
+                    size[m] = n;
                     let need = m.max(a as usize).max(b as usize) + 1;
                     if d.by_part.len() < need {
                         d.by_part.resize(need, Vec::new());
@@ -326,12 +342,16 @@ impl Dict {
                     if d.scaled.insert((index, coef), r.m).is_some() {
                         return Err(format!("rule {k}: scaled weight ({index}, {coef}) twice"));
                     }
+                    size[m] = 1;
                     index as usize + 1
                 }
             };
             d.rule_of[m] = k as u32;
             d.width_of[m] = width as u32;
             d.rules.push(*r);
+        }
+        if let Some(gap) = d.rule_of.iter().position(|&r| r == u32::MAX) {
+            return Err(format!("slot {gap} is not defined"));
         }
         Ok(d)
     }
@@ -632,6 +652,18 @@ pub(crate) mod tests {
                 },
             ],
         ];
+        // a slot left undefined, and pairs of pairs that stand for ever more terms
+        let mut fib = vec![s(0, 3, 1), s(1, 4, -7)];
+        for m in 2..40u32 {
+            fib.push(Rule {
+                m,
+                def: Def::Pair(m - 2, m - 1),
+            });
+        }
+        let e = Dict::from_rules(fib, 10).unwrap_err();
+        assert!(e.contains("terms"), "{e}");
+        let e = Dict::from_rules(vec![s(0, 3, 1), s(2, 4, 1)], 10).unwrap_err();
+        assert!(e.contains("slot 1 is not defined"), "{e}");
         for rules in bad {
             assert!(Dict::from_rules(rules.clone(), 10).is_err(), "{rules:?}");
         }

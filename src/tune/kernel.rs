@@ -1,5 +1,7 @@
-//! The kernel: the loss and its exact gradient over a store, summed in parallel with rayon (one
-//! gradient accumulator per chunk, sized to the store's weights, then reduced).
+//! The kernel: the loss and its exact gradient over a store, summed in parallel with rayon (two
+//! gradient accumulators per chunk, one a slot of the dictionary's table and one a weight for
+//! the terms without a slot, then reduced; the slots' sums are unfolded into the weights'
+//! gradient at the end, [`super::dict::Dict::unfold`]).
 //!
 //! Each chunk goes a block of [`BLOCK`] positions at a time: the block is decoded once
 //! ([`Block`]), then three passes: every position's evaluation, every sigmoid and its
@@ -50,10 +52,10 @@ macro_rules! widest {
 #[inline(always)]
 fn at(ws: &[[f64; 2]], j: usize) -> [f64; 2] {
     debug_assert!(j < ws.len());
-    // SAFETY: every chain slot a `Store` holds is below its dictionary's `slots()`, the
-    // length of the kernel's tables (`Store::push` and `Store::from_bytes` keep that
-    // invariant, bridging slots included), and every other term's index is below
-    // `MAX_PARAMS`, the length of a `Dense` array.
+    // SAFETY: every chain and far slot a `Store` holds is below its dictionary's `slots()`,
+    // the length of the kernel's tables (`Store::push` and `Store::from_bytes` keep that
+    // invariant), and every other term's index is below `MAX_PARAMS`, the length of a
+    // `Dense` array.
     unsafe { *ws.get_unchecked(j) }
 }
 
@@ -386,7 +388,7 @@ mod tests {
             .collect();
         let s = coded(&positions, 100);
         let mut plain = Store::new();
-        plain.extend(&s);
+        plain.extend(&s).unwrap();
         assert!(s.dict().pairs() > 0);
         let (mut chain, mut terms) = (0, 0);
         for (p, (c, _)) in positions.iter().enumerate() {

@@ -258,11 +258,24 @@ impl Tracer {
                 d
             }
         };
+        // encoded again with the dictionary: a record that fit without it may not (a slot can
+        // lengthen a gap), and is rejected like a position the engine cannot trace
         let mut coded = Store::with_dict(dict);
-        coded.extend(&built.store);
+        for r in built.store.records(0..built.store.len()) {
+            if let Err(e) = coded.push(&r.coefs(built.store.dict()), r.result) {
+                self.rejected += 1;
+                if self.examples.len() < 5 {
+                    self.examples.push(e);
+                }
+            }
+        }
         let window = coded.grouped(WINDOW);
         match &mut self.sink {
-            Sink::Memory(v) => v.last_mut().expect("a section").extend(&window),
+            Sink::Memory(v) => v
+                .last_mut()
+                .expect("a section")
+                .extend(&window)
+                .expect("the same dictionary: records are copied"),
             Sink::File(w) => {
                 if self.error.is_none() {
                     self.error = w.append(&window).err();

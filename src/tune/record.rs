@@ -144,13 +144,14 @@ impl Rec<'_> {
     }
 }
 
-/// Terms sorted by index, the coefficients of one index summed, zeros dropped.
+/// Terms sorted by index, the coefficients of one index summed (saturating at the i16 range,
+/// which only a forged cache could reach), zeros dropped.
 fn merged(mut terms: Vec<(u16, i16)>) -> Vec<(u16, i16)> {
     terms.sort_by_key(|t| t.0);
     let mut out: Vec<(u16, i16)> = Vec::with_capacity(terms.len());
     for (i, c) in terms {
         match out.last_mut() {
-            Some(last) if last.0 == i => last.1 += c,
+            Some(last) if last.0 == i => last.1 = last.1.saturating_add(c),
             _ => out.push((i, c)),
         }
     }
@@ -373,16 +374,17 @@ mod tests {
             m,
             def: Def::Scaled { index, coef },
         };
-        let dict = Dict::from_rules(
-            vec![
-                scaled(0, 0, 1),
-                scaled(8, 1, -2),
-                scaled(12, 2, 2),
-                scaled(1001, 200, -1),
-            ],
-            640,
-        )
-        .unwrap();
+        // slots 0 to 1001, numbered without gaps; four of them are the position's terms
+        let rules = (0..=1001u32)
+            .map(|k| match k {
+                0 => scaled(0, 0, 1),
+                8 => scaled(8, 1, -2),
+                12 => scaled(12, 2, 2),
+                1001 => scaled(1001, 200, -1),
+                _ => scaled(k, 300 + (k % 300) as u16, 3 + (k / 300) as i16),
+            })
+            .collect();
+        let dict = Dict::from_rules(rules, 640).unwrap();
         let c = Coefs {
             phase: 24,
             scale: 128,

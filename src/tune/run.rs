@@ -176,7 +176,9 @@ fn load(o: &Options) -> anyhow::Result<(Store, Store)> {
     if o.replicate > train.len() && !train.is_empty() {
         let base = train.clone();
         while train.len() < o.replicate {
-            train.extend(&base);
+            train
+                .extend(&base)
+                .expect("the same dictionary: records are copied");
         }
         train.split_off(o.replicate);
         eprintln!(

@@ -190,8 +190,7 @@ impl Store {
         let from = from.min(self.len);
         let mut tail = Store::with_dict(Arc::clone(&self.dict));
         for r in self.records(from..self.len) {
-            tail.push(&r.coefs(&self.dict), r.result)
-                .expect("stored records are in range");
+            tail.push_rec(r);
         }
         let base = self.data.as_slice().as_ptr() as usize;
         let cut = self
@@ -258,19 +257,21 @@ impl Store {
         self.width = self.width.max(r.width(&self.dict));
     }
 
-    /// Appends every position of `other`: as stored when both have the same dictionary, else
-    /// decoded and encoded again with this store's.
-    pub fn extend(&mut self, other: &Store) {
+    /// Appends every position of `other`: as stored when both have the same dictionary (which
+    /// cannot fail), else decoded and encoded again with this store's, which fails (keeping the
+    /// positions before) when a record would not fit its layout.
+    pub fn extend(&mut self, other: &Store) -> Result<(), String> {
         if Arc::ptr_eq(&self.dict, &other.dict) {
             for r in other.records(0..other.len) {
                 self.push_rec(r);
             }
-        } else {
-            for r in other.records(0..other.len) {
-                self.push(&r.coefs(&other.dict), r.result)
-                    .expect("a stored record encodes again");
-            }
+            return Ok(());
         }
+        for (p, r) in other.records(0..other.len).enumerate() {
+            self.push(&r.coefs(&other.dict), r.result)
+                .map_err(|e| format!("position {p}: {e}"))?;
+        }
+        Ok(())
     }
 
     /// A store over `data` (a cache file's record stream) holding `len` positions; every record
@@ -425,7 +426,7 @@ mod tests {
         b.sort();
         assert_eq!(a, b);
         let mut e = s.clone();
-        e.extend(&g);
+        e.extend(&g).unwrap();
         assert_eq!(e.len(), 600);
         assert_eq!(e.coefs(457), g.coefs(157));
     }
