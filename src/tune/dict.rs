@@ -238,38 +238,11 @@ impl Dict {
             if chosen.is_empty() {
                 break;
             }
-            let mut partner = vec![None; defs.len() + chosen.len()];
-            for (k, &(a, b)) in chosen.iter().enumerate() {
-                partner[a as usize] = Some((b, (defs.len() + k) as u32));
-            }
+            apply_round(&mut pos, chosen, defs.len());
             defs.extend(chosen.iter().map(|&(a, b)| Def::Pair(a, b)));
-            let (mut add, mut del) = (Vec::new(), Vec::new());
-            for p in &mut pos {
-                // p is sorted; the round's pairs are disjoint, so they apply at once
-                add.clear();
-                del.clear();
-                for &x in p.iter() {
-                    if let Some((b, m)) = partner[x as usize] {
-                        if p.binary_search(&b).is_ok() {
-                            del.extend([x, b]);
-                            add.push(m);
-                        }
-                    }
-                }
-                if !add.is_empty() {
-                    p.retain(|x| !del.contains(x));
-                    p.extend(&add);
-                    p.sort_unstable();
-                }
-            }
         }
         // renumber, most frequent first
-        let mut used = vec![0u32; defs.len()];
-        for p in &pos {
-            for &x in p {
-                used[x as usize] += 1;
-            }
-        }
+        let used = occurrences(&pos, defs.len());
         let mut order: Vec<usize> = (0..defs.len()).collect();
         order.sort_by_key(|&k| (Reverse(used[k]), k));
         let mut slot_of = vec![0u32; defs.len()];
@@ -442,15 +415,48 @@ impl Dict {
     }
 }
 
-/// The most frequent pairs of slots in `pos` (slots below `n`), pairwise disjoint, at most
-/// [`PER_ROUND`], each seen in at least `min` positions, as (smaller, larger) slot.
-fn frequent_pairs(pos: &[Vec<u32>], n: usize, min: u32, counts: &mut [u32]) -> Vec<(u32, u32)> {
+/// How many positions of `pos` hold each slot below `n`.
+fn occurrences(pos: &[Vec<u32>], n: usize) -> Vec<u32> {
     let mut freq = vec![0u32; n];
     for p in pos {
         for &x in p {
             freq[x as usize] += 1;
         }
     }
+    freq
+}
+
+/// Replaces, in every position of `pos` (sorted slots), each of the round's `chosen` pairs
+/// by its new slot, numbered from `first`; the pairs are disjoint, so they apply at once.
+fn apply_round(pos: &mut [Vec<u32>], chosen: &[(u32, u32)], first: usize) {
+    let mut partner = vec![None; first + chosen.len()];
+    for (k, &(a, b)) in chosen.iter().enumerate() {
+        partner[a as usize] = Some((b, (first + k) as u32));
+    }
+    let (mut add, mut del) = (Vec::new(), Vec::new());
+    for p in pos {
+        add.clear();
+        del.clear();
+        for &x in p.iter() {
+            if let Some((b, m)) = partner[x as usize] {
+                if p.binary_search(&b).is_ok() {
+                    del.extend([x, b]);
+                    add.push(m);
+                }
+            }
+        }
+        if !add.is_empty() {
+            p.retain(|x| !del.contains(x));
+            p.extend(&add);
+            p.sort_unstable();
+        }
+    }
+}
+
+/// The most frequent pairs of slots in `pos` (slots below `n`), pairwise disjoint, at most
+/// [`PER_ROUND`], each seen in at least `min` positions, as (smaller, larger) slot.
+fn frequent_pairs(pos: &[Vec<u32>], n: usize, min: u32, counts: &mut [u32]) -> Vec<(u32, u32)> {
+    let freq = occurrences(pos, n);
     let mut cands: Vec<u32> = (0..n as u32).filter(|&x| freq[x as usize] >= min).collect();
     cands.sort_by_key(|&x| (Reverse(freq[x as usize]), x));
     cands.truncate(CANDIDATES);

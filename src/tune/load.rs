@@ -261,21 +261,13 @@ impl Tracer {
         // encoded again with the dictionary: a record that fit without it may not (a slot can
         // lengthen a gap), and is rejected like a position the engine cannot trace
         let mut coded = Store::with_dict(dict);
-        for r in built.store.records(0..built.store.len()) {
-            if let Err(e) = coded.push(&r.coefs(built.store.dict()), r.result) {
-                self.rejected += 1;
-                if self.examples.len() < 5 {
-                    self.examples.push(e);
-                }
-            }
-        }
+        let left_out = coded.encode_all(&built.store);
+        self.rejected += left_out.len();
+        let room = 5usize.saturating_sub(self.examples.len());
+        self.examples.extend(left_out.into_iter().take(room));
         let window = coded.grouped(WINDOW);
         match &mut self.sink {
-            Sink::Memory(v) => v
-                .last_mut()
-                .expect("a section")
-                .extend(&window)
-                .expect("the same dictionary: records are copied"),
+            Sink::Memory(v) => v.last_mut().expect("a section").extend(&window),
             Sink::File(w) => {
                 if self.error.is_none() {
                     self.error = w.append(&window).err();

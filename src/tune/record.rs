@@ -117,13 +117,6 @@ impl Rec<'_> {
         }
     }
 
-    /// The number of terms the record decodes to, or a little more (the zero terms bridging
-    /// long gaps of the other terms count).
-    #[inline]
-    pub fn terms_bound(&self) -> usize {
-        self.unit.len() + self.far.len() / 2 + self.general.len() / 2
-    }
-
     /// The lengths of the three groups (chain, far, other terms), the order
     /// [`super::store::Store::grouped`] sorts by: neighbours with the same lengths run the
     /// kernel's loops the same number of times, so the branch predictor foresees their exits

@@ -176,9 +176,7 @@ fn load(o: &Options) -> anyhow::Result<(Store, Store)> {
     if o.replicate > train.len() && !train.is_empty() {
         let base = train.clone();
         while train.len() < o.replicate {
-            train
-                .extend(&base)
-                .expect("the same dictionary: records are copied");
+            train.extend(&base);
         }
         train.split_off(o.replicate);
         eprintln!(

@@ -177,11 +177,16 @@ impl Store {
         self.records(0..self.len).map(|r| r.result).collect()
     }
 
-    /// The byte offset of every position (for reordering).
+    /// The byte offset of every position (for reordering): the running sum of the lengths.
     fn offsets(&self) -> Vec<usize> {
-        let base = self.data.as_slice().as_ptr() as usize;
-        self.records(0..self.len)
-            .map(|r| r.bytes.as_ptr() as usize - base)
+        let mut at = 0;
+        self.lens
+            .as_slice()
+            .iter()
+            .map(|&len| {
+                at += len as usize;
+                at - len as usize
+            })
             .collect()
     }
 
@@ -257,21 +262,24 @@ impl Store {
         self.width = self.width.max(r.width(&self.dict));
     }
 
-    /// Appends every position of `other`: as stored when both have the same dictionary (which
-    /// cannot fail), else decoded and encoded again with this store's, which fails (keeping the
-    /// positions before) when a record would not fit its layout.
-    pub fn extend(&mut self, other: &Store) -> Result<(), String> {
-        if Arc::ptr_eq(&self.dict, &other.dict) {
-            for r in other.records(0..other.len) {
-                self.push_rec(r);
-            }
-            return Ok(());
+    /// Appends every position of `other`, a store with the same dictionary, as stored.
+    pub fn extend(&mut self, other: &Store) {
+        assert!(
+            Arc::ptr_eq(&self.dict, &other.dict),
+            "records are copied only between stores of one dictionary"
+        );
+        for r in other.records(0..other.len) {
+            self.push_rec(r);
         }
-        for (p, r) in other.records(0..other.len).enumerate() {
-            self.push(&r.coefs(&other.dict), r.result)
-                .map_err(|e| format!("position {p}: {e}"))?;
-        }
-        Ok(())
+    }
+
+    /// Appends every position of `other` decoded and encoded again with this store's
+    /// dictionary; returns why each position that would not fit its record was left out.
+    pub fn encode_all(&mut self, other: &Store) -> Vec<String> {
+        other
+            .records(0..other.len)
+            .filter_map(|r| self.push(&r.coefs(&other.dict), r.result).err())
+            .collect()
     }
 
     /// A store over `data` (a cache file's record stream) holding `len` positions; every record
@@ -426,7 +434,7 @@ mod tests {
         b.sort();
         assert_eq!(a, b);
         let mut e = s.clone();
-        e.extend(&g).unwrap();
+        e.extend(&g);
         assert_eq!(e.len(), 600);
         assert_eq!(e.coefs(457), g.coefs(157));
     }
