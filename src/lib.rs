@@ -12,6 +12,7 @@ pub mod datagen;
 pub mod forensics;
 pub mod game;
 pub mod openings;
+pub mod plumbing;
 pub mod report;
 pub mod spsa;
 pub mod stats;

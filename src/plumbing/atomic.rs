@@ -1,0 +1,1 @@
+//! One atomic write for every file the harness replaces.

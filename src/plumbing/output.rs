@@ -1,0 +1,1 @@
+//! The one rule for output files: never overwritten silently.
