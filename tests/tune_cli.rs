@@ -1,6 +1,8 @@
 //! `harness tune` end to end on the shipped sample: the streaming loader's validation split,
 //! full batches and mini-batches, the weights file it writes, and a malformed line's error.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -218,7 +220,14 @@ fn no_output_overwrites_the_init_file_unless_told() {
     // of those same weights is written.
     let o = Command::new(env!("CARGO_BIN_EXE_harness"))
         .args(["tune", &sample(), "--init", "tuned.json", "--epochs", "3"])
-        .args(["--lr", "50", "--last", "--overwrite-init", "--emit-rust"])
+        .args([
+            "--lr",
+            "50",
+            "--last",
+            "--overwrite-init",
+            "--unverified",
+            "--emit-rust",
+        ])
         .arg(&rust)
         .current_dir(&dir)
         .output()
@@ -227,4 +236,171 @@ fn no_output_overwrites_the_init_file_unless_told() {
     assert_ne!(std::fs::read(&init).unwrap(), before);
     assert!(std::fs::read_to_string(&rust).unwrap().contains("S::new("));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `harness` run in `dir` with `args`.
+fn harness_in(dir: &std::path::Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_harness"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn emit_rust_compiles_in_only_weights_that_won_an_sprt_against_the_shipped_engine() {
+    let dir = temp_dir("adopt");
+    let sable = sable_binary();
+    let sable = sable.to_str().unwrap();
+    let sample = sample();
+    // Material-only weights: what the old README recipe compiled in, hundreds of Elo weaker.
+    let o = harness_in(
+        &dir,
+        &[
+            "tune",
+            &sample,
+            "--init",
+            "material",
+            "--epochs",
+            "0",
+            "-o",
+            "material.json",
+        ],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let emit = |extra: &[&str]| {
+        let mut args = vec!["tune", &sample, "--init", "material.json", "--epochs", "0"];
+        args.extend(["-o", "adopted.json", "--emit-rust", "defaults.rs"]);
+        args.extend(extra);
+        harness_in(&dir, &args)
+    };
+    // No evidence: refused before any work, saying what to run.
+    let o = emit(&[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--sprt tuned-sprt.json") && err.contains("harness sprt"),
+        "{err}"
+    );
+    assert!(!dir.join("defaults.rs").exists());
+    // The real SPRT of those weights against the shipped engine: H0.
+    let tuned = format!("cmd={sable}");
+    let o = harness_in(
+        &dir,
+        &[
+            "sprt",
+            "--engine",
+            &tuned,
+            "name=tuned",
+            "option.EvalFile=material.json",
+            "--engine",
+            &tuned,
+            "name=shipped",
+            "--each",
+            "nodes=300",
+            "option.Hash=1",
+            "--elo0",
+            "0",
+            "--elo1",
+            "5",
+            "--concurrency",
+            "2",
+            "--quiet",
+            "--results",
+            "s.json",
+        ],
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "H0: {}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let o = emit(&["--sprt", "s.json"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("not compiled in") && err.contains("`H0 accepted`"),
+        "{err}"
+    );
+    assert!(!dir.join("defaults.rs").exists());
+    // Tuning further would write weights no SPRT has seen.
+    let o = harness_in(
+        &dir,
+        &[
+            "tune",
+            &sample,
+            "--init",
+            "material.json",
+            "--epochs",
+            "3",
+            "--emit-rust",
+            "defaults.rs",
+            "--sprt",
+            "s.json",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("use --epochs 0"));
+    // The checks after the verdict read the run's engines from the file: with its decision
+    // edited to H1, the material weights pass (they are what the first engine loaded, and the
+    // baseline is the same program without EvalFile), and the Rust source is written...
+    let text = std::fs::read_to_string(dir.join("s.json")).unwrap();
+    let h1 = text.replace("\"H0 accepted\"", "\"H1 accepted\"");
+    assert_ne!(h1, text);
+    std::fs::write(dir.join("h1.json"), h1).unwrap();
+    let o = emit(&["--sprt", "h1.json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let written = std::fs::read_to_string(dir.join("defaults.rs")).unwrap();
+    assert!(
+        written.contains("S::new( 100,  100)"),
+        "material values: {written}"
+    );
+    // ... but only into a file that holds this build's defaults: the one just written does not.
+    let o = emit(&["--sprt", "h1.json"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("rebuild"), "{err}");
+    // Other weights than the ones the SPRT played (the shipped defaults) are refused.
+    let o = harness_in(
+        &dir,
+        &[
+            "tune",
+            &sample,
+            "--init",
+            "current",
+            "--epochs",
+            "0",
+            "-o",
+            "current.json",
+        ],
+    );
+    assert!(o.status.success());
+    let o = harness_in(
+        &dir,
+        &[
+            "tune",
+            &sample,
+            "--init",
+            "current.json",
+            "--epochs",
+            "0",
+            "-o",
+            "x.json",
+            "--emit-rust",
+            "d2.rs",
+            "--sprt",
+            "h1.json",
+        ],
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("differ from the ones to compile in"), "{err}");
+    assert!(!dir.join("d2.rs").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The engine binary, built by cargo if needed (see tests/common).
+fn sable_binary() -> PathBuf {
+    common::sable_binary()
 }

@@ -5,8 +5,12 @@
 //! weights file the engine loads (`setoption name EvalFile value FILE`). The run itself is
 //! [`crate::tune::run`]; this module parses the arguments.
 
-use crate::tune::run::{self, parse_init, Init, Options};
-use std::path::PathBuf;
+use crate::tournament::cli::{engines_of, parse_stored};
+use crate::tournament::resume::ResultsFile;
+use crate::tune::adopt::{AdoptError, SprtEvidence};
+use crate::tune::run::{self, parse_init, Adoption, Init, Options};
+use anyhow::Context;
+use std::path::{Path, PathBuf};
 
 /// Options of this subcommand.
 #[derive(clap::Args, Debug)]
@@ -76,9 +80,18 @@ pub struct Args {
     /// Output weights file (JSON, loadable by the engine as EvalFile).
     #[arg(short, long, default_value = "tuned.json")]
     pub out: PathBuf,
-    /// Also write the weights as Rust source of the engine's compiled-in defaults.
+    /// Also write the weights as Rust source of the engine's compiled-in defaults (e.g.
+    /// engine/src/eval/defaults.rs). Needs `--sprt` (or `--unverified`).
     #[arg(long)]
     pub emit_rust: Option<PathBuf>,
+    /// The results file of an SPRT that the `--init` weights (as the first engine's EvalFile)
+    /// won against the shipped engine (the same program without EvalFile), H1 at elo0 >= 0:
+    /// the evidence `--emit-rust` needs. Refused with exit 1 when it does not show that.
+    #[arg(long, value_name = "RESULTS.json", requires = "emit_rust")]
+    pub sprt: Option<PathBuf>,
+    /// Compile the weights in without an SPRT's evidence (you vouch for them).
+    #[arg(long, requires = "emit_rust", conflicts_with = "sprt")]
+    pub unverified: bool,
     /// Allow an output (`--out`, `--emit-rust`, `--curve`, `--checkpoint`) to be the `--init`
     /// weights file itself; without it such a run stops before it starts.
     #[arg(long)]
@@ -102,15 +115,50 @@ pub struct Args {
     pub replicate: usize,
 }
 
-/// Runs the subcommand on a pool of `--threads` workers; returns the process exit code.
+/// Runs the subcommand on a pool of `--threads` workers; returns the process exit code: 0 done,
+/// 1 weights not compiled in for want of a won SPRT (`--sprt`), 2 an error.
 pub fn run(args: Args) -> anyhow::Result<i32> {
     if args.threads > 0 {
         rayon::ThreadPoolBuilder::new()
             .num_threads(args.threads)
             .build_global()?;
     }
-    run::run(&options(args))?;
-    Ok(0)
+    let adoption = match (&args.sprt, args.unverified) {
+        (Some(path), _) => Adoption::Evidence(Box::new(evidence(path)?)),
+        (None, true) => Adoption::Unverified,
+        (None, false) => Adoption::Required,
+    };
+    let mut options = options(args);
+    options.adoption = adoption;
+    match run::run(&options) {
+        Ok(_) => Ok(0),
+        Err(e) if e.downcast_ref::<AdoptError>().is_some() => {
+            eprintln!("not compiled in: {e:#}");
+            Ok(1)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// What an `harness sprt` results file says of its run: the verdict, the bounds and the
+/// engines as the run's stored words describe them.
+fn evidence(path: &Path) -> anyhow::Result<SprtEvidence> {
+    let file = ResultsFile::load(path)?;
+    let (stored, words) = parse_stored::<super::sprt::Stored>(path)
+        .with_context(|| format!("{}: not the results of `harness sprt`", path.display()))?;
+    let args = stored.args;
+    let engines = engines_of(&args.match_args, &words)?
+        .into_iter()
+        .map(|e| e.spec)
+        .collect();
+    Ok(SprtEvidence {
+        file: path.to_path_buf(),
+        decision: file.decision,
+        stopped: file.stopped,
+        elo0: args.elo0,
+        elo1: args.elo1,
+        engines,
+    })
 }
 
 /// The library's options from the command line's.
@@ -135,6 +183,7 @@ fn options(a: Args) -> Options {
         resume: a.resume,
         out: a.out,
         emit_rust: a.emit_rust,
+        adoption: Adoption::Required,
         overwrite_init: a.overwrite_init,
         tables: a.tables,
         curve: a.curve,

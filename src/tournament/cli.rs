@@ -221,12 +221,10 @@ fn with_rounds(mut words: Vec<String>, rounds: u32) -> Vec<String> {
     words
 }
 
-fn config_from(
-    args: MatchArgs,
-    kind: &str,
-    default_rounds: Option<u32>,
-    words: Vec<String>,
-) -> anyhow::Result<MatchConfig> {
+/// The engines `args` describe (with the stored `words`), in the run's order, as written:
+/// `rev:` engines are not built or resolved. For readers of a results file that need only who
+/// played (`harness tune --sprt`).
+pub fn engines_of(args: &MatchArgs, words: &[String]) -> anyhow::Result<Vec<super::EngineConfig>> {
     let mut engines = Vec::new();
     for (name, cmd) in [("dev", &args.dev), ("base", &args.base)] {
         if let Some(cmd) = cmd {
@@ -234,9 +232,19 @@ fn config_from(
             engines.push(engine_from_words(&args.each, &own).map_err(anyhow::Error::msg)?);
         }
     }
-    for words in engine_groups(&words, &args.engine) {
+    for words in engine_groups(words, &args.engine) {
         engines.push(engine_from_words(&args.each, &words).map_err(anyhow::Error::msg)?);
     }
+    Ok(engines)
+}
+
+fn config_from(
+    args: MatchArgs,
+    kind: &str,
+    default_rounds: Option<u32>,
+    words: Vec<String>,
+) -> anyhow::Result<MatchConfig> {
+    let mut engines = engines_of(&args, &words)?;
     // Every input file is read before anything slow happens (a `rev:` build, an engine's
     // start): a mistyped book costs a second, not a build.
     let (openings, book_name) = openings_from_words(&args.openings, args.seed, args.variant)?;

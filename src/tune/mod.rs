@@ -1,6 +1,7 @@
 //! Texel tuning: datasets, coefficient extraction, K fitting, optimiser, weight output.
 
 pub mod adam;
+pub mod adopt;
 pub mod block;
 pub mod cache;
 pub mod coefs;

@@ -2,6 +2,7 @@
 //! run the epochs with a progress bar, and write the outputs (`harness tune` parses its
 //! arguments into [`Options`] and calls [`run`]).
 
+use super::adopt::{self, SprtEvidence};
 use super::optimise::{self, Checkpoint, Config, EpochStat, Progress};
 use super::{dataset, kfit, load, model, output, store::Store};
 use crate::stats::elo::elo_to_score;
@@ -77,6 +78,8 @@ pub struct Options {
     pub out: PathBuf,
     /// Also write the weights as Rust source.
     pub emit_rust: Option<PathBuf>,
+    /// What vouches for the weights `emit_rust` compiles in.
+    pub adoption: Adoption,
     /// Allow an output to be the `--init` weights file.
     pub overwrite_init: bool,
     /// Print the tuned tables.
@@ -116,6 +119,7 @@ impl Options {
             resume: false,
             out: PathBuf::from("tuned.json"),
             emit_rust: None,
+            adoption: Adoption::Required,
             overwrite_init: false,
             tables: false,
             curve: None,
@@ -207,6 +211,7 @@ fn frozen_mask(groups: &[String]) -> anyhow::Result<Vec<bool>> {
 /// what it did.
 pub fn run(o: &Options) -> anyhow::Result<Summary> {
     guard_init(o)?;
+    guard_emit(o)?;
     anyhow::ensure!((0.0..1.0).contains(&o.valid), "--valid must be in [0, 1)");
     let threads = rayon::current_num_threads();
     let (train, valid) = load(o)?;
@@ -238,6 +243,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         optimise::fresh(init, k, o.lr, (train.len(), valid.len()))
     };
     report_start(&train, &valid, &state)?;
+    report_data_per_weight(train.len(), &frozen);
     let cfg = Config {
         epochs: o.epochs,
         lr: o.lr,
@@ -308,6 +314,75 @@ fn guard_init(o: &Options) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// What vouches for weights compiled in by `--emit-rust` (see [`super::adopt`]).
+#[derive(Debug, Clone)]
+pub enum Adoption {
+    /// Nothing yet: `--emit-rust` is refused.
+    Required,
+    /// An SPRT's results, checked against the `--init` weights before the run.
+    Evidence(Box<SprtEvidence>),
+    /// The user vouches (`--unverified`): compiled in with a warning.
+    Unverified,
+}
+
+/// Refuses `--emit-rust` unless an SPRT shows the weights it would write beating the shipped
+/// ones (or the user says `--unverified`), before any position is loaded. With evidence, the
+/// weights compiled in are the `--init` file's, unchanged (`--epochs 0`): weights this run
+/// makes cannot have been SPRT-ed yet. A refusal for want of a won SPRT is an [`AdoptError`].
+fn guard_emit(o: &Options) -> anyhow::Result<()> {
+    let Some(target) = &o.emit_rust else {
+        return Ok(());
+    };
+    let evidence = match &o.adoption {
+        Adoption::Unverified => {
+            eprintln!(
+                "warning: --unverified: compiling weights into {} that no SPRT here showed \
+                 beating the shipped ones",
+                target.display()
+            );
+            return Ok(());
+        }
+        Adoption::Required => anyhow::bail!(
+            "--emit-rust replaces the engine's compiled-in defaults; it needs the results of an \
+             SPRT that the weights won against the shipped engine: `harness sprt --engine \
+             cmd=target/release/sable name=tuned option.EvalFile=$PWD/tuned.json --engine \
+             cmd=target/release/sable name=shipped --each nodes=10000 --elo0 0 --elo1 5 \
+             --results tuned-sprt.json`, then `harness tune DATA --init tuned.json --epochs 0 \
+             -o adopted.json --emit-rust {} --sprt tuned-sprt.json` (or --unverified to skip the \
+             check)",
+            target.display()
+        ),
+        Adoption::Evidence(e) => e,
+    };
+    let Init::File(init) = &o.init else {
+        anyhow::bail!(
+            "--sprt checks the --init weights file that the SPRT played (--init tuned.json), \
+             not --init {:?}",
+            o.init
+        );
+    };
+    anyhow::ensure!(
+        o.epochs == 0 && !o.resume,
+        "--sprt vouches for the --init weights as they are; this run would tune them further \
+         (--epochs {}), and weights it makes have not been SPRT-ed: use --epochs 0",
+        o.epochs
+    );
+    let weights = Params::load(init)?;
+    let cwd = std::env::current_dir()?;
+    adopt::check(evidence, &weights, &cwd)?;
+    adopt::check_defaults_file(target)?;
+    eprintln!(
+        "{}: H1 accepted for {} against the shipped weights (elo0 {}, elo1 {}): compiling them \
+         into {}",
+        evidence.file.display(),
+        init.display(),
+        evidence.elo0,
+        evidence.elo1,
+        target.display()
+    );
+    Ok(())
+}
+
 /// Fits K on the training set at the engine's current weights, and says so.
 fn fit_k(train: &Store) -> anyhow::Result<f64> {
     let w = model::to_dense(&output::to_f64(&Params::default())).map_err(anyhow::Error::msg)?;
@@ -330,6 +405,31 @@ fn report_start(train: &Store, valid: &Store, st: &Checkpoint) -> anyhow::Result
         model::loss(valid, &w, st.k, 0..valid.len())
     );
     Ok(())
+}
+
+/// Training positions per tuned number below which a run is warned that it fits noise. The
+/// README's recipe tunes all 1,280 numbers (640 weights, middle and end game) on 900,000
+/// positions (about 700 a number) and gains; the 10,000 shipped positions give 7 a number, and
+/// their weights lost hundreds of Elo (docs/results-tune.md, "positions per weight").
+pub const MIN_POSITIONS_PER_NUMBER: usize = 100;
+
+/// Says how many training positions there are for each tuned number (two a weight: middle and
+/// end game), and warns when there are too few to tune them.
+fn report_data_per_weight(positions: usize, frozen: &[bool]) {
+    let numbers = 2 * frozen.iter().filter(|f| !**f).count();
+    if numbers == 0 {
+        return;
+    }
+    let per = positions / numbers;
+    eprintln!("{positions} training positions for {numbers} tuned numbers: {per} a number");
+    if per < MIN_POSITIONS_PER_NUMBER {
+        eprintln!(
+            "warning: {per} positions a tuned number is too few (fewer than \
+             {MIN_POSITIONS_PER_NUMBER}): the weights will fit noise and may play much weaker. \
+             Use more positions (harness datagen) or tune fewer groups (--freeze), and SPRT \
+             the result against the shipped engine before using it"
+        );
+    }
 }
 
 /// CPU seconds (user + system) this process has used, from /proc (None elsewhere). On a shared
