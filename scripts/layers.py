@@ -9,10 +9,18 @@ only the tests compile is left out by default: files declared under `#[cfg(test)
 them too. The binaries (src/main.rs, src/bin/) use the library by its name, not `crate::`, and
 are not rooms.
 
-Usage: python3 scripts/layers.py [--tests] [--files] [--engine]
+Inside a room, the files (modules) import each other too; a cycle among a room's files (two
+sibling modules that need each other) is reported like a cycle of rooms. A module's own parent
+(its mod.rs, which declares and re-exports it) and its children do not count.
+
+Usage: python3 scripts/layers.py [--tests] [--files] [--engine] [--check] [--root DIR]
   --tests   count test-only code too
   --files   after each edge, the files that make it
   --engine  the engine's rooms (engine/src) instead of the harness's
+  --check   exit 1 on a cycle (of rooms or of a room's files), on an arrow up (against the
+            order of LAYERS below, the intended design of docs/architecture.md) and on a room
+            that LAYERS does not place; .ci/run runs it
+  --root    the checkout to read (default: the one this script is in)
 Prints the edges grouped by room, then every pair of rooms that import each other (a cycle of
 two) or larger cycle, and the rooms from top to bottom so that every arrow between them goes
 down (rooms on one cycle are bracketed together: no order puts all their arrows down).
@@ -23,8 +31,28 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+def _root():
+    if "--root" in sys.argv:
+        return Path(sys.argv[sys.argv.index("--root") + 1]).resolve()
+    return Path(__file__).resolve().parent.parent
+
+
+ROOT = _root()
 SRC = ROOT / ("engine/src" if "--engine" in sys.argv else "src")
+
+# The intended order of the rooms, top to bottom: a room may import only rooms after it in its
+# list. docs/architecture.md draws the same order. A new room gets its place here.
+LAYERS = {
+    "harness": [
+        "cmd", "fastchess", "bisect", "check", "spsa", "datagen", "tune", "tournament",
+        "forensics", "stats", "suites", "openings", "game", "uci", "tablebase", "report",
+        "plumbing",
+    ],
+    "engine": [
+        "uci", "genfens", "bench", "search", "tablebase", "movegen", "memory", "eval", "board",
+        "attacks", "types", "rng",
+    ],
+}
 
 CFG_TEST = re.compile(r"#\[cfg\(test\)\]\s*((?:#\[[^\]]*\]\s*)*)(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*([;{])")
 PATH_ATTR = re.compile(r'#\[path\s*=\s*"([^"]+)"\]')
@@ -171,6 +199,87 @@ def main():
     # listed before everything it imports, so every arrow between groups goes down.
     order = " ".join(g[0] if len(g) == 1 else "[" + " ".join(g) + "]" for g in groups)
     print("top to bottom:", order)
+
+    live = [p for p in files if with_tests or p.resolve() not in test_files]
+    cycles = file_cycles(live, {p: (texts[p] if with_tests else bodies[p]) for p in live})
+    for room, mods in cycles:
+        print(f"cycle of files in {room}: {' '.join(mods)}")
+    if not cycles:
+        print("no cycle among a room's files")
+
+    layers = LAYERS["engine" if "--engine" in sys.argv else "harness"]
+    problems = [f"room {r} has no place in LAYERS (scripts/layers.py)" for r in rooms if r not in layers]
+    for (a, b) in sorted(edges):
+        if a in layers and b in layers and layers.index(a) > layers.index(b):
+            problems.append(f"arrow up: {a} -> {b} ({', '.join(sorted(edges[(a, b)]))})")
+    problems += [f"cycle: {a} <-> {b}" for a, b in pairs]
+    problems += [f"cycle through: {' '.join(g)}" for g in groups if len(g) > 2]
+    problems += [f"cycle of files in {room}: {' '.join(m)}" for room, m in cycles]
+    for p in problems:
+        if p.startswith("arrow up") or p.startswith("room "):
+            print(p)
+    if "--check" in sys.argv:
+        if problems:
+            print(f"layers: {len(problems)} problem(s); the intended order is LAYERS in scripts/layers.py")
+            sys.exit(1)
+        print("layers: every arrow goes down, no cycle")
+
+
+def module_of(path):
+    """The module path of a file: src/tune/dict.rs -> ("tune", "dict"), src/tune/mod.rs ->
+    ("tune",)."""
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    return tuple(parts[:-1] if parts[-1] == "mod" else parts)
+
+
+PATH_REF = re.compile(r"\b((?:crate|self|super)(?:::super)*)::((?:\w+::)*)(\{[^{}]*\}|\w+)")
+
+
+def module_refs(body, here, is_dir):
+    """The module paths a file's text names through crate::, self:: and super:: paths (each
+    path as far as it goes; groups `{a, b::c}` one level deep)."""
+    refs = []
+    for m in PATH_REF.finditer(body):
+        head, mid, last = m.group(1).split("::"), m.group(2), m.group(3)
+        if head[0] == "crate":
+            base = ()
+        else:
+            # self:: of a mod.rs is the module itself; of a.rs too (its children live in a/).
+            base = here
+            supers = head.count("super")
+            for _ in range(supers):
+                base = base[:-1]
+        prefix = base + tuple(x for x in mid.split("::") if x)
+        items = [last] if not last.startswith("{") else [t.strip().split("::")[0] for t in last[1:-1].split(",") if t.strip()]
+        for item in items:
+            refs.append(prefix + (item,))
+    return refs
+
+
+def file_cycles(files, bodies):
+    """Cycles among the files of one room: sibling (non-nested) modules that import each
+    other, directly or around a loop. Returns [(room, [modules])]."""
+    mods = {module_of(p): p for p in files}
+    succ = defaultdict(set)
+    for p in files:
+        here = module_of(p)
+        if len(here) < 1:
+            continue
+        for ref in module_refs(bodies[p], here, p.name == "mod.rs"):
+            # the longest prefix of the path that is a module of the crate
+            target = next((ref[:k] for k in range(len(ref), 0, -1) if ref[:k] in mods), None)
+            if not target or target[0] != here[0] or target == here:
+                continue
+            if target == here[: len(target)] or here == target[: len(here)]:
+                continue  # a parent and its child: declared and re-exported, not a cycle
+            succ[here].add(target)
+    nodes = sorted(mods)
+    edges = {(a, b): set() for a in succ for b in succ[a]}
+    out = []
+    for comp in strongly_connected(nodes, edges):
+        if len(comp) > 1:
+            out.append((comp[0][0], ["::".join(c) for c in comp]))
+    return out
 
 
 def strongly_connected(rooms, edges):
