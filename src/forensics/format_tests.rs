@@ -1,8 +1,8 @@
 //! The case file reads back as written, and a bad one gives its file, line and cause.
 
 use super::*;
+use crate::uci::direction::Direction;
 use crate::uci::flight::{Bounds, Transcript};
-use crate::uci::log::Direction;
 
 fn sample() -> FailureCase {
     let t = Transcript::new(Bounds::default());

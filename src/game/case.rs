@@ -216,8 +216,8 @@ pub fn illegal_move_reason(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::uci::direction::Direction;
     use crate::uci::flight::{Bounds, Transcript};
-    use crate::uci::log::Direction;
 
     #[test]
     fn kinds_have_slugs_that_read_back_and_map_to_faults() {

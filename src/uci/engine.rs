@@ -1,6 +1,7 @@
 //! One running engine process and the UCI conversation with it.
 
-use super::log::{Direction, OutputTail, Tap, TrafficLog};
+use super::direction::Direction;
+use super::log::{OutputTail, Tap, TrafficLog};
 use super::option::UciOption;
 use super::reader::{Next, Pipes};
 use super::spec::{EngineSpec, GoParams};

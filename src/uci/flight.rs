@@ -12,7 +12,7 @@
 //! game is what explains its failure). Engine output is cut at [`Bounds::line_bytes`]; the lines
 //! the harness sent are kept whole, as a replay must send them exactly.
 
-use super::log::Direction;
+use super::direction::Direction;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;

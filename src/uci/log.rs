@@ -7,6 +7,7 @@
 //! Both are bounded where it matters: the tail holds a fixed number of lines of a fixed length, so
 //! an engine that floods its stderr costs no memory; the log streams to disk.
 
+use super::direction::Direction;
 use super::flight::RecorderSlot;
 use crate::report::dates::utc_timestamp;
 use std::collections::VecDeque;
@@ -20,27 +21,6 @@ use std::time::SystemTime;
 pub const TAIL_LINES: usize = 20;
 /// Bytes kept of each line in an [`OutputTail`].
 pub const TAIL_LINE_BYTES: usize = 400;
-
-/// Which way a logged line went.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
-    /// Harness to engine (stdin).
-    Sent,
-    /// Engine to harness (stdout).
-    Received,
-    /// The engine's stderr.
-    Stderr,
-}
-
-impl Direction {
-    fn mark(self) -> &'static str {
-        match self {
-            Direction::Sent => ">",
-            Direction::Received => "<",
-            Direction::Stderr => "!",
-        }
-    }
-}
 
 /// A log file shared by every engine of a run. Each line reads
 /// `2026-11-25T10:04:05.123Z sable#4242 > go nodes 2000`: UTC time, the engine's name and process

@@ -11,6 +11,7 @@
 //! thread per engine, every wait has a deadline, and no engine output can exhaust memory.
 
 pub mod cpus;
+pub mod direction;
 mod engine;
 mod error;
 pub mod flight;

@@ -14,7 +14,8 @@
 //! pending lines never hold more than that; a flooding engine blocks on its own full pipe until
 //! the harness reads again.
 
-use super::log::{Direction, Tap};
+use super::direction::Direction;
+use super::log::Tap;
 use std::collections::VecDeque;
 use std::io::ErrorKind;
 use std::os::fd::{AsRawFd, RawFd};
