@@ -39,35 +39,7 @@ pub fn header(h: &History, classes: &Classes, s: &Settings, state_file: &str) ->
         h.good.short(),
         bad.short()
     );
-    let skipped: Vec<(usize, usize)> = classes
-        .same_as_good
-        .iter()
-        .map(|&i| (i, usize::MAX))
-        .chain(classes.classes.iter().flat_map(|c| {
-            let head = c.members[0];
-            c.members[1..].iter().map(move |&i| (i, head))
-        }))
-        .collect();
-    if !skipped.is_empty() {
-        let _ = writeln!(
-            out,
-            "Not candidates, their Bench: equals their parent's (same games, no match of their own):"
-        );
-        let mut skipped = skipped;
-        skipped.sort_unstable();
-        for (i, head) in skipped {
-            let c = &h.commits[i];
-            let bench = c
-                .bench
-                .map_or_else(String::new, |b| format!("Bench: {b}, "));
-            let like = if head == usize::MAX {
-                "plays as good".to_owned()
-            } else {
-                format!("plays as {}", h.commits[head].short())
-            };
-            let _ = writeln!(out, "  {}: {bench}{like}", named(c));
-        }
-    }
+    out.push_str(&not_candidates(h, classes));
     let _ = writeln!(
         out,
         "Candidates: {} (each with the commits that keep its Bench)",
@@ -76,43 +48,7 @@ pub fn header(h: &History, classes: &Classes, s: &Settings, state_file: &str) ->
     if classes.classes.is_empty() {
         return out;
     }
-    match &s.sprt {
-        Some(p) => {
-            let (lo, hi) = match Bounds::new(p.per_step, p.per_step) {
-                Ok(b) => (b.lower, b.upper),
-                Err(_) => (f64::NAN, f64::NAN),
-            };
-            let _ = writeln!(
-                out,
-                "Each step: an SPRT of the commit (dev) against good (base), {} Elo:\n  \
-                 H0 \"bad\" elo = {}, H1 \"good\" elo = {}, alpha = beta = {:.4} \
-                 (LLR bounds {lo:.2}, {hi:.2})",
-                p.model, p.elo0, p.elo1, p.per_step
-            );
-            let _ = writeln!(
-                out,
-                "Whole search: at most {} (1 to confirm bad, then ceil(log2 {})); by the union \
-                 bound it names a wrong commit with probability at most {} x {:.4} = {:.3} \
-                 (--max-error), if each commit is as strong as good or at least {} weaker and \
-                 the weakening stays",
-                count(p.max_tests, "SPRT"),
-                classes.classes.len(),
-                p.max_tests,
-                p.per_step,
-                p.max_tests as f64 * p.per_step,
-                p.elo1 - p.elo0
-            );
-        }
-        None => {
-            let _ = writeln!(
-                out,
-                "Each step: `{}` in the commit's worktree (exit 0 good, 125 skip, 1-127 bad; \
-                 git bisect run's rule); good and bad are tested first; at most {} more steps",
-                s.mode.trim_start_matches("test: "),
-                super::plan::max_tests(classes.classes.len()).saturating_sub(1)
-            );
-        }
-    }
+    out.push_str(&each_step(classes, s));
     let build = match s.build.as_str() {
         "sable" => "sable at each revision, through the rev: cache (target/sable-revs/)".into(),
         "none" => "none (the test builds what it needs)".to_owned(),
@@ -125,6 +61,82 @@ pub fn header(h: &History, classes: &Classes, s: &Settings, state_file: &str) ->
     let _ = writeln!(
         out,
         "State: {state_file} (Ctrl-C stops; the same command resumes)"
+    );
+    out
+}
+
+/// The commits skipped without a game because their Bench equals their parent's, each with
+/// the commit it plays as (good's, or its class head's); empty when there are none.
+fn not_candidates(h: &History, classes: &Classes) -> String {
+    let mut skipped: Vec<(usize, Option<usize>)> = classes
+        .same_as_good
+        .iter()
+        .map(|&i| (i, None))
+        .chain(classes.classes.iter().flat_map(|c| {
+            let head = c.members[0];
+            c.members[1..].iter().map(move |&i| (i, Some(head)))
+        }))
+        .collect();
+    let mut out = String::new();
+    if skipped.is_empty() {
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "Not candidates, their Bench: equals their parent's (same games, no match of their own):"
+    );
+    skipped.sort_unstable();
+    for (i, head) in skipped {
+        let c = &h.commits[i];
+        let bench = c
+            .bench
+            .map_or_else(String::new, |b| format!("Bench: {b}, "));
+        let like = match head {
+            None => "plays as good".to_owned(),
+            Some(head) => format!("plays as {}", h.commits[head].short()),
+        };
+        let _ = writeln!(out, "  {}: {bench}{like}", named(c));
+    }
+    out
+}
+
+/// What each step does: the SPRT with its bounds and the whole search's error, or the test
+/// command with git bisect run's reading of its exit codes.
+fn each_step(classes: &Classes, s: &Settings) -> String {
+    let mut out = String::new();
+    let Some(p) = &s.sprt else {
+        let _ = writeln!(
+            out,
+            "Each step: `{}` in the commit's worktree (exit 0 good, 125 skip, 1-127 bad; \
+             git bisect run's rule); good and bad are tested first; at most {} more steps",
+            s.mode.trim_start_matches("test: "),
+            super::plan::max_tests(classes.classes.len()).saturating_sub(1)
+        );
+        return out;
+    };
+    let (lo, hi) = match Bounds::new(p.per_step, p.per_step) {
+        Ok(b) => (b.lower, b.upper),
+        Err(_) => (f64::NAN, f64::NAN),
+    };
+    let _ = writeln!(
+        out,
+        "Each step: an SPRT of the commit (dev) against good (base), {} Elo:\n  \
+         H0 \"bad\" elo = {}, H1 \"good\" elo = {}, alpha = beta = {:.4} \
+         (LLR bounds {lo:.2}, {hi:.2})",
+        p.model, p.elo0, p.elo1, p.per_step
+    );
+    let _ = writeln!(
+        out,
+        "Whole search: at most {} (1 to confirm bad, then ceil(log2 {})); by the union \
+         bound it names a wrong commit with probability at most {} x {:.4} = {:.3} \
+         (--max-error), if each commit is as strong as good or at least {} weaker and \
+         the weakening stays",
+        count(p.max_tests, "SPRT"),
+        classes.classes.len(),
+        p.max_tests,
+        p.per_step,
+        p.max_tests as f64 * p.per_step,
+        p.elo1 - p.elo0
     );
     out
 }

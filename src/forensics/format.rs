@@ -230,13 +230,55 @@ pub fn read(path: &Path) -> Result<FailureCase, CaseError> {
     parse(&text, path)
 }
 
-/// The header's values by key (each with its line numbers), in order of appearance.
-#[derive(Default)]
-struct Header {
+/// The header's values by key (each with its line numbers), in order of appearance, and the
+/// file they came from (for errors).
+struct Header<'a> {
     values: HashMap<String, Vec<(usize, String)>>,
+    path: &'a Path,
 }
 
-impl Header {
+impl<'a> Header<'a> {
+    /// Reads the `key: value` lines up to the first empty line from `lines`; `None` for the
+    /// body's first line when the file has no body.
+    fn read<'t>(
+        path: &'a Path,
+        lines: &mut impl Iterator<Item = (usize, &'t str)>,
+    ) -> Result<(Header<'a>, Option<usize>), CaseError> {
+        let mut header = Header {
+            values: HashMap::new(),
+            path,
+        };
+        for (n, line) in lines {
+            let line = line.strip_suffix('\r').unwrap_or(line);
+            if line.is_empty() {
+                return Ok((header, Some(n + 1)));
+            }
+            if line.starts_with('#') {
+                continue;
+            }
+            let (key, value) = line
+                .split_once(':')
+                .ok_or_else(|| header.at(n, format!("expected `key: value`, got `{line}`")))?;
+            let value =
+                unescape(value.strip_prefix(' ').unwrap_or(value)).map_err(|e| header.at(n, e))?;
+            header
+                .values
+                .entry(key.trim().to_owned())
+                .or_default()
+                .push((n, value));
+        }
+        Ok((header, None))
+    }
+
+    /// The error of line `line`.
+    fn at(&self, line: usize, cause: String) -> CaseError {
+        CaseError::Line {
+            path: self.path.to_owned(),
+            line,
+            cause,
+        }
+    }
+
     fn all(&self, key: &str) -> &[(usize, String)] {
         self.values.get(key).map_or(&[], Vec::as_slice)
     }
@@ -244,137 +286,136 @@ impl Header {
     fn get(&self, key: &str) -> Option<&(usize, String)> {
         self.all(key).last()
     }
-}
 
-/// Parses the text of a case file; `path` names it in errors.
-pub fn parse(text: &str, path: &Path) -> Result<FailureCase, CaseError> {
-    let at = |line: usize, cause: String| CaseError::Line {
-        path: path.to_owned(),
-        line,
-        cause,
-    };
-    let mut header = Header::default();
-    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
-    let mut body_start = None;
-    for (n, line) in lines.by_ref() {
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        if line.is_empty() {
-            body_start = Some(n + 1);
-            break;
-        }
-        if line.starts_with('#') {
-            continue;
-        }
-        let (key, value) = line
-            .split_once(':')
-            .ok_or_else(|| at(n, format!("expected `key: value`, got `{line}`")))?;
-        let value = unescape(value.strip_prefix(' ').unwrap_or(value)).map_err(|e| at(n, e))?;
-        header
-            .values
-            .entry(key.trim().to_owned())
-            .or_default()
-            .push((n, value));
-    }
-    let need = |key: &str| {
-        header.get(key).ok_or_else(|| CaseError::Missing {
-            path: path.to_owned(),
+    /// A key the format requires, with its line.
+    fn need(&self, key: &str) -> Result<&(usize, String), CaseError> {
+        self.get(key).ok_or_else(|| CaseError::Missing {
+            path: self.path.to_owned(),
             key: key.to_owned(),
         })
-    };
-    let (n, format) = need("format")?;
-    if format != FORMAT {
-        return Err(at(*n, format!("format `{format}`, expected `{FORMAT}`")));
     }
-    let number = |key: &str| -> Result<u64, CaseError> {
-        let (n, v) = need(key)?;
+
+    fn text(&self, key: &str) -> Result<String, CaseError> {
+        self.need(key).map(|(_, v)| v.clone())
+    }
+
+    fn optional(&self, key: &str) -> Option<String> {
+        self.get(key).map(|(_, v)| v.clone())
+    }
+
+    fn number(&self, key: &str) -> Result<u64, CaseError> {
+        let (n, v) = self.need(key)?;
         v.parse()
-            .map_err(|_| at(*n, format!("`{key}` needs a number, got `{v}`")))
-    };
-    let (n, kind) = need("failure")?;
-    let kind = FailureKind::from_slug(kind).ok_or_else(|| {
-        let known: Vec<&str> = FailureKind::ALL.iter().map(|k| k.slug()).collect();
-        at(
-            *n,
-            format!("unknown failure `{kind}` (one of {})", known.join(", ")),
-        )
-    })?;
-    let (n, side) = need("side")?;
-    let white_failed = match side.as_str() {
-        "white" => true,
-        "black" => false,
-        other => return Err(at(*n, format!("side `{other}`: expected white or black"))),
-    };
-    let (n, variant) = need("variant")?;
-    let variant: Variant = variant.parse().map_err(|e| at(*n, e))?;
-    let (n, position) = need("position")?;
-    parse_position(position, variant).map_err(|e| at(*n, e))?;
-    let (n, go) = need("go")?;
-    parse_go(go).map_err(|e| at(*n, e))?;
-    let text_of = |key: &str| need(key).map(|(_, v)| v.clone());
-    let optional = |key: &str| header.get(key).map(|(_, v)| v.clone());
-    let opening = Opening {
-        fen: Some(text_of("opening.fen")?).filter(|f| f != "startpos"),
-        moves: text_of("opening.moves")?
-            .split_ascii_whitespace()
-            .map(str::to_owned)
-            .collect(),
-        origin: optional("opening.origin"),
-    };
-    let engine = |label: &str| -> Result<EngineCase, CaseError> {
+            .map_err(|_| self.at(*n, format!("`{key}` needs a number, got `{v}`")))
+    }
+
+    /// A required value read by `parse`, its error placed on the value's line.
+    fn parsed<T>(
+        &self,
+        key: &str,
+        parse: impl Fn(&str) -> Result<T, String>,
+    ) -> Result<T, CaseError> {
+        let (n, v) = self.need(key)?;
+        parse(v).map_err(|e| self.at(*n, e))
+    }
+
+    /// The engine that played `label` (white or black): how it was started and configured.
+    fn engine(&self, label: &str) -> Result<EngineCase, CaseError> {
         let key = |k: &str| format!("{label}.{k}");
-        let mut spec = EngineSpec::new(text_of(&key("cmd"))?);
-        spec.args = header
+        let mut spec = EngineSpec::new(self.text(&key("cmd"))?);
+        spec.args = self
             .all(&key("arg"))
             .iter()
             .map(|(_, a)| a.clone())
             .collect();
-        spec.dir = optional(&key("dir")).map(PathBuf::from);
-        for (n, line) in header.all(&key("setoption")) {
+        spec.dir = self.optional(&key("dir")).map(PathBuf::from);
+        for (n, line) in self.all(&key("setoption")) {
             let (name, value) = line
                 .strip_prefix("setoption name ")
                 .and_then(|rest| rest.split_once(" value "))
                 .ok_or_else(|| {
-                    at(
+                    self.at(
                         *n,
                         format!("expected `setoption name N value V`, got `{line}`"),
                     )
                 })?;
             spec.options.push((name.to_owned(), value.to_owned()));
         }
-        let name = text_of(&key("name"))?;
+        let name = self.text(&key("name"))?;
         spec.name = Some(name.clone());
         Ok(EngineCase { name, spec })
-    };
-    let engines = [engine("white")?, engine("black")?];
+    }
+
+    fn opening(&self) -> Result<Opening, CaseError> {
+        Ok(Opening {
+            fen: Some(self.text("opening.fen")?).filter(|f| f != "startpos"),
+            moves: self
+                .text("opening.moves")?
+                .split_ascii_whitespace()
+                .map(str::to_owned)
+                .collect(),
+            origin: self.optional("opening.origin"),
+        })
+    }
+}
+
+/// The failure kind by its slug.
+fn failure_kind(slug: &str) -> Result<FailureKind, String> {
+    FailureKind::from_slug(slug).ok_or_else(|| {
+        let known: Vec<&str> = FailureKind::ALL.iter().map(|k| k.slug()).collect();
+        format!("unknown failure `{slug}` (one of {})", known.join(", "))
+    })
+}
+
+/// Whether the side that failed was White.
+fn white_failed(side: &str) -> Result<bool, String> {
+    match side {
+        "white" => Ok(true),
+        "black" => Ok(false),
+        other => Err(format!("side `{other}`: expected white or black")),
+    }
+}
+
+/// Parses the text of a case file; `path` names it in errors.
+pub fn parse(text: &str, path: &Path) -> Result<FailureCase, CaseError> {
+    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
+    let (header, body_start) = Header::read(path, &mut lines)?;
+    header.parsed("format", |f| match f {
+        FORMAT => Ok(()),
+        _ => Err(format!("format `{f}`, expected `{FORMAT}`")),
+    })?;
+    let variant: Variant = header.parsed("variant", str::parse)?;
+    header.parsed("position", |p| parse_position(p, variant))?;
+    header.parsed("go", parse_go)?;
     let transcript = Snapshot {
         entries: match body_start {
             Some(_) => lines
-                .map(|(n, l)| transcript_line(l).map_err(|e| at(n, e)))
+                .map(|(n, l)| transcript_line(l).map_err(|e| header.at(n, e)))
                 .collect::<Result<_, _>>()?,
             None => Vec::new(),
         },
         dropped: match header.get("transcript.dropped") {
-            Some(_) => number("transcript.dropped")?,
+            Some(_) => header.number("transcript.dropped")?,
             None => 0,
         },
     };
     Ok(FailureCase {
-        game: number("game")?,
-        kind,
-        white_failed,
-        reason: text_of("reason")?,
-        detail: optional("detail").unwrap_or_default(),
-        started: optional("started").unwrap_or_default(),
+        game: header.number("game")?,
+        kind: header.parsed("failure", failure_kind)?,
+        white_failed: header.parsed("side", white_failed)?,
+        reason: header.text("reason")?,
+        detail: header.optional("detail").unwrap_or_default(),
+        started: header.optional("started").unwrap_or_default(),
         variant,
-        opening,
-        book: optional("opening.book").unwrap_or_default(),
-        fen: text_of("fen")?,
-        position: position.clone(),
-        go: go.clone(),
-        deadline_ms: number("deadline-ms")?,
-        startup_ms: number("startup-ms")?,
-        ping_ms: number("ping-ms")?,
-        engines,
+        opening: header.opening()?,
+        book: header.optional("opening.book").unwrap_or_default(),
+        fen: header.text("fen")?,
+        position: header.text("position")?,
+        go: header.text("go")?,
+        deadline_ms: header.number("deadline-ms")?,
+        startup_ms: header.number("startup-ms")?,
+        ping_ms: header.number("ping-ms")?,
+        engines: [header.engine("white")?, header.engine("black")?],
         info: header.all("info").iter().map(|(_, l)| l.clone()).collect(),
         transcript,
     })
