@@ -4,8 +4,8 @@
 //! transcript). [`super::play_game`] builds it only when an engine faults; `crate::forensics`
 //! writes it to a file and replays it.
 
-use super::play::Opening;
-use super::record::FaultKind;
+use super::fault::FaultKind;
+use super::opening::Opening;
 use super::variant::Variant;
 use crate::uci::flight::{Kind, Snapshot};
 use crate::uci::EngineSpec;

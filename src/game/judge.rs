@@ -2,7 +2,7 @@
 //! is legal, when a late engine is hung. The game loop and `harness replay` both call these, so
 //! that a replay judges a failure exactly as the game did.
 
-use super::record::FaultKind;
+use super::fault::FaultKind;
 use crate::uci::{Engine, UciError};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move};

@@ -5,7 +5,9 @@
 
 pub mod adjudication;
 pub mod case;
+pub mod fault;
 pub mod judge;
+pub mod opening;
 pub mod pgn;
 mod play;
 mod player;
@@ -16,9 +18,11 @@ pub mod variant;
 
 pub use adjudication::{Adjudication, DrawRule, ResignRule};
 pub use case::{FailureCase, FailureKind};
-pub use play::{play_game, GameSettings, NotPlayed, Opening};
+pub use fault::{Fault, FaultKind};
+pub use opening::Opening;
+pub use play::{play_game, GameSettings, NotPlayed};
 pub use player::Player;
-pub use record::{Fault, FaultKind, GameRecord, Outcome};
+pub use record::{GameRecord, Outcome};
 pub use tc::{Limits, TimeControl};
 pub use variant::Variant;
 
