@@ -16,7 +16,7 @@
 //! byte a term, the rest its far terms, two bytes a term ([`super::record`]). A term without
 //! a slot goes to the record's other terms.
 
-use super::record::{Coefs, MAX_PARAMS};
+use super::terms::{Coefs, MAX_PARAMS};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 

@@ -16,3 +16,4 @@ pub mod output;
 pub mod record;
 pub mod run;
 pub mod store;
+pub mod terms;

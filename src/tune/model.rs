@@ -2,7 +2,6 @@
 //! `mean (result - sigmoid(K * eval / 400))^2` with `sigmoid(x) = 1 / (1 + 10^-x)`; the kernel
 //! that sums it and its gradient over a store is [`super::kernel`].
 
-pub use super::kernel::{evals, loss, loss_and_grad};
 use super::record::MAX_PARAMS;
 use super::store::Store;
 

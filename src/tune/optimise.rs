@@ -2,6 +2,7 @@
 //! loss, a checkpoint every N epochs and resumption from one.
 
 use super::adam::Adam;
+use super::kernel;
 use super::model::{self, Dense};
 use super::store::Store;
 use anyhow::Context;
@@ -138,7 +139,7 @@ pub fn run(
     state.adam.lr = cfg.lr;
     if state.best.is_none() && !valid.is_empty() {
         // the starting point is a candidate too: tuning may not beat it
-        let v = model::loss(valid, &w, state.k, 0..valid.len());
+        let v = kernel::loss(valid, &w, state.k, 0..valid.len());
         state.best = Some(Best {
             epoch: state.epoch,
             valid: v,
@@ -151,7 +152,7 @@ pub fn run(
         let mut start = 0;
         while start < train.len() {
             let end = (start + batch).min(train.len());
-            let l = model::loss_and_grad(train, &w, state.k, start..end, &mut grad[..n]);
+            let l = kernel::loss_and_grad(train, &w, state.k, start..end, &mut grad[..n]);
             sum += l * (end - start) as f64;
             if cfg.l2 > 0.0 {
                 for ((g, x), a) in grad[..n].iter_mut().zip(&w[..n]).zip(&anchor) {
@@ -170,7 +171,7 @@ pub fn run(
             valid: if valid.is_empty() {
                 f64::NAN
             } else {
-                model::loss(valid, &w, state.k, 0..valid.len())
+                kernel::loss(valid, &w, state.k, 0..valid.len())
             },
             pos_per_s: train.len() as f64 / secs.max(1e-9),
         };

@@ -30,14 +30,12 @@
 //! of the sample), so the scale costs a byte only when it is not 128.
 
 use super::dict::Dict;
+pub use super::terms::{Coefs, MAX_PARAMS};
 
 /// The tapering constants shared with the engine (`sable::eval::{PHASE_MAX, SCALE_MAX}`).
 pub const PHASE_MAX: i32 = 24;
 /// Endgame scale denominator.
 pub const SCALE_MAX: i32 = 128;
-
-/// Largest number of parameters a record can index (the dense arrays of the model).
-pub const MAX_PARAMS: usize = 4096;
 
 /// Most far terms a record holds (7 bits of byte 2).
 const MAX_FAR: usize = 127;
@@ -48,19 +46,6 @@ pub const MAX_LEN: usize = u8::MAX as usize;
 /// Results other than 0, 1/2 and 1 are stored as `round(result * RESULT_ONE)`: exact for the
 /// three game results, within 1.5e-5 for blended targets.
 const RESULT_ONE: f64 = 32768.0;
-
-/// The linear form of one position's evaluation, from White's view (what `sable::eval::trace` gives).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Coefs {
-    /// Game phase, 0 (pawn endgame) ..= 24 (full middlegame).
-    pub phase: i32,
-    /// Endgame scale, 0 ..= 128.
-    pub scale: i32,
-    /// Untunable centipawns added after tapering.
-    pub fixed: i32,
-    /// (parameter index, white-minus-black coefficient), sorted by index, zeros omitted.
-    pub terms: Vec<(u16, i16)>,
-}
 
 /// One position as stored: its header and its three groups of encoded terms.
 #[derive(Clone, Copy, Debug)]
