@@ -18,7 +18,7 @@ use shakmaty::{Chess, Color, EnPassantMode, Position};
 use std::time::{Duration, Instant};
 
 /// Where a game starts: a position and book moves played from it.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Opening {
     /// Starting FEN; None = the standard start position.
     pub fen: Option<String>,

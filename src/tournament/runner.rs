@@ -356,9 +356,10 @@ fn keep_case(files: &mut FailureFiles, case: &crate::game::FailureCase, progress
     }
 }
 
-/// This run in words, for the lock file: the command line.
+/// This run in words, for the lock file: its kind and engines.
 fn holder(cfg: &MatchConfig) -> String {
-    format!("harness {} {}", cfg.kind(), cfg.args.join(" "))
+    let names: Vec<String> = cfg.engines.iter().map(|e| e.spec.display_name()).collect();
+    format!("harness {} ({})", cfg.kind(), names.join(" vs "))
 }
 
 /// The faulty engine's last lines, for the user to see why it lost.

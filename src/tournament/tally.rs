@@ -55,8 +55,8 @@ impl Tally {
                 games_rated: Vec::new(),
             },
             file: ResultsFile {
-                version: 1,
-                args: cfg.args.clone(),
+                version: super::resume::RESULTS_VERSION,
+                record: Some(super::record::RunRecord::of(cfg)),
                 engines: names.clone(),
                 scheduled,
                 ..ResultsFile::default()
@@ -231,6 +231,7 @@ mod tests {
                 nodes: Some(1),
                 ..Limits::default()
             },
+            revision: None,
         };
         let mut cfg = MatchConfig::new(vec![e("dev"), e("base")], vec![]);
         cfg.sprt = Some(Sprt::new(0.0, 10.0, 0.05, 0.05, Model::Normalized).unwrap());
