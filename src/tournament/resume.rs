@@ -120,6 +120,11 @@ pub struct GameEntry {
     /// A fingerprint of the players and every move (to find games that repeat exactly).
     #[serde(default)]
     pub moves_hash: Option<u64>,
+    /// The PGN file's length once this game was written to it (the PGN is written before the
+    /// journal line): a resume cuts the PGN back to the last journaled game's end, so a game
+    /// written but not journaled when the run was killed (or half written) is not kept twice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pgn_end: Option<u64>,
 }
 
 impl GameEntry {
@@ -138,6 +143,7 @@ impl GameEntry {
             plies: record.moves.len(),
             duration_ms: record.duration_ms,
             moves_hash: Some(fingerprint(job, record)),
+            pgn_end: None,
         }
     }
 }
@@ -357,6 +363,7 @@ mod tests {
             plies: 80,
             duration_ms: 1234,
             moves_hash: Some(99),
+            pgn_end: Some(1000),
         };
         let f = ResultsFile {
             version: 1,

@@ -22,6 +22,8 @@ pub(super) struct Tally {
     pub(super) consecutive: Vec<u32>,
     /// Fingerprints of the games so far, to find exact repeats.
     pub(super) seen: HashSet<u64>,
+    /// Where the PGN's last journaled game ends (a resume cuts what follows).
+    pub(super) pgn_end: Option<u64>,
 }
 
 impl Tally {
@@ -65,6 +67,7 @@ impl Tally {
             journal: None,
             consecutive: vec![0; names.len()],
             seen: HashSet::new(),
+            pgn_end: None,
         }
     }
 
@@ -271,6 +274,7 @@ mod tests {
             plies: 10,
             duration_ms: 1,
             moves_hash: Some(id),
+            pgn_end: None,
         }
     }
 
