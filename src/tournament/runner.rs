@@ -52,6 +52,10 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
             return Ok(state.outcome);
         }
     };
+    // The record is on disk before the first game: a run killed from here on resumes.
+    if let Some(path) = &cfg.results {
+        state.save(cfg, path)?;
+    }
     for w in preflight::opening_warnings(cfg, &jobs, openings.len()) {
         progress.warn(&w);
     }
