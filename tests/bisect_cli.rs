@@ -607,7 +607,10 @@ fn a_bisect_steps_results_file_resumes_with_sprt() {
         .collect();
     let unique: std::collections::HashSet<_> = ids.iter().collect();
     assert_eq!(unique.len(), ids.len(), "{ids:?}");
-    assert!(ids.len() > 2 && ids.contains(&0) && ids.contains(&1), "{ids:?}");
+    assert!(
+        ids.len() > 2 && ids.contains(&0) && ids.contains(&1),
+        "{ids:?}"
+    );
     let file: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
     assert_eq!(file["decision"].as_str(), Some("H0 accepted"));

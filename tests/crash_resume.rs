@@ -56,8 +56,8 @@ impl pgn_reader::Visitor for Games {
 
 /// The ids of the journal's games (a last line cut short by a kill is not a game yet).
 fn journal_ids(results: &Path) -> Vec<u64> {
-    let text = std::fs::read_to_string(format!("{}.games.jsonl", results.display()))
-        .unwrap_or_default();
+    let text =
+        std::fs::read_to_string(format!("{}.games.jsonl", results.display())).unwrap_or_default();
     text.lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
         .map(|g| g["id"].as_u64().expect("a game has an id"))
@@ -135,9 +135,14 @@ fn a_match_killed_at_random_moments_and_resumed_keeps_every_game_once() {
         "--quiet".into(),
     ]
     .into();
-    let resume: Vec<String> = ["match", "--resume", &results.display().to_string(), "--quiet"]
-        .map(str::to_owned)
-        .into();
+    let resume: Vec<String> = [
+        "match",
+        "--resume",
+        &results.display().to_string(),
+        "--quiet",
+    ]
+    .map(str::to_owned)
+    .into();
     let mut rng = Rng::from_seed(51);
     let mut kills = 0;
     let began = Instant::now();
@@ -171,12 +176,19 @@ fn a_match_killed_at_random_moments_and_resumed_keeps_every_game_once() {
         "{kills} kills, {:.1} s in all",
         began.elapsed().as_secs_f64()
     );
-    assert!(kills >= KILLS / 2, "only {kills} kills before the match ended");
+    assert!(
+        kills >= KILLS / 2,
+        "only {kills} kills before the match ended"
+    );
     no_engine_left(&engines);
 
     let mut ids = journal_ids(&results);
     ids.sort_unstable();
-    assert_eq!(ids, (0..2 * ROUNDS).collect::<Vec<_>>(), "every game exactly once");
+    assert_eq!(
+        ids,
+        (0..2 * ROUNDS).collect::<Vec<_>>(),
+        "every game exactly once"
+    );
     let file = std::fs::File::open(&pgn).unwrap();
     let mut reader = pgn_reader::Reader::new(file);
     let mut games = Vec::new();
@@ -207,8 +219,23 @@ fn a_game_written_but_not_journaled_is_not_kept_twice() {
     let (results_s, pgn_s) = (results.display().to_string(), pgn.display().to_string());
     let a = format!("cmd={faulty}");
     let out = run(&[
-        "--engine", &a, "name=a", "--engine", &a, "name=b", "--each", "tc=inf", "nodes=10",
-        "--maxmoves", "10", "--rounds", "1", "--pgnout", &pgn_s, "--results", &results_s,
+        "--engine",
+        &a,
+        "name=a",
+        "--engine",
+        &a,
+        "name=b",
+        "--each",
+        "tc=inf",
+        "nodes=10",
+        "--maxmoves",
+        "10",
+        "--rounds",
+        "1",
+        "--pgnout",
+        &pgn_s,
+        "--results",
+        &results_s,
     ]);
     assert!(out.status.success(), "{}", text(&out));
     let journal = PathBuf::from(format!("{results_s}.games.jsonl"));

@@ -23,7 +23,11 @@ fn journal_ids(results: &Path) -> Vec<u64> {
     let text = std::fs::read_to_string(format!("{}.games.jsonl", results.display())).unwrap();
     let mut ids: Vec<u64> = text
         .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["id"].as_u64().unwrap())
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["id"]
+                .as_u64()
+                .unwrap()
+        })
         .collect();
     ids.sort_unstable();
     ids
@@ -62,18 +66,40 @@ fn a_version_1_match_file_resumes_and_is_rewritten_with_its_record() {
     let (pgn_s, results_s) = (pgn.display().to_string(), results.display().to_string());
     // The engines' words in an order only the occurrences can group (name= before cmd=).
     let words = owned(&[
-        "--engine", "name=a", &cmd, "--engine", "name=b", &cmd, "--each", "tc=inf",
-        "nodes=10", "--maxmoves", "10", "--rounds", "3", "--pgnout", &pgn_s, "--results",
-        &results_s, "--quiet",
+        "--engine",
+        "name=a",
+        &cmd,
+        "--engine",
+        "name=b",
+        &cmd,
+        "--each",
+        "tc=inf",
+        "nodes=10",
+        "--maxmoves",
+        "10",
+        "--rounds",
+        "3",
+        "--pgnout",
+        &pgn_s,
+        "--results",
+        &results_s,
+        "--quiet",
     ]);
     version_1_file(&results, &words, &["a", "b"], 6);
     let out = harness(&["match", "--resume", &results_s, "--quiet"]);
     assert!(out.status.success(), "{}", text(&out));
-    assert!(text(&out).contains("Finished 6 of 6 games"), "{}", text(&out));
+    assert!(
+        text(&out).contains("Finished 6 of 6 games"),
+        "{}",
+        text(&out)
+    );
     assert_eq!(journal_ids(&results), (0..6).collect::<Vec<_>>());
     let file = json(&results);
     assert_eq!(file["version"], 2);
-    assert!(file.get("args").is_none(), "the words are not written again");
+    assert!(
+        file.get("args").is_none(),
+        "the words are not written again"
+    );
     let record = &file["record"];
     assert_eq!(record["rounds"], 3);
     assert_eq!(record["engines"][1]["spec"]["name"], "b");
@@ -95,10 +121,31 @@ fn a_version_1_sprt_file_resumes_with_its_own_bounds() {
     let results_s = results.display().to_string();
     let (weak, strong) = (format!("cmd={FAULTY}"), format!("cmd={FAULTY}"));
     let words = owned(&[
-        "--engine", &weak, "name=weak", "args=--illegal-rate 10", "--engine", &strong,
-        "name=strong", "--each", "tc=5+0.05", "--recover", "--elo0", "0", "--elo1", "10",
-        "--model", "logistic", "--max-fault-share", "100", "--max-consecutive-faults", "0",
-        "--concurrency", "2", "--results", &results_s, "--quiet",
+        "--engine",
+        &weak,
+        "name=weak",
+        "args=--illegal-rate 10",
+        "--engine",
+        &strong,
+        "name=strong",
+        "--each",
+        "tc=5+0.05",
+        "--recover",
+        "--elo0",
+        "0",
+        "--elo1",
+        "10",
+        "--model",
+        "logistic",
+        "--max-fault-share",
+        "100",
+        "--max-consecutive-faults",
+        "0",
+        "--concurrency",
+        "2",
+        "--results",
+        &results_s,
+        "--quiet",
     ]);
     version_1_file(&results, &words, &["weak", "strong"], 200_000);
     // A match cannot take it: it is an SPRT's, and says so.
@@ -107,10 +154,17 @@ fn a_version_1_sprt_file_resumes_with_its_own_bounds() {
     // The stored logistic [0, 10], not the defaults (normalized [0, 5]).
     assert!(text(&out).contains("[0.00, 10.00]"), "{}", text(&out));
     let sprt = &json(&results)["record"]["sprt"];
-    assert_eq!((sprt["elo1"].as_f64(), sprt["model"].as_str()), (Some(10.0), Some("logistic")));
+    assert_eq!(
+        (sprt["elo1"].as_f64(), sprt["model"].as_str()),
+        (Some(10.0), Some("logistic"))
+    );
     let out = harness(&["match", "--resume", &results_s, "--quiet"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
-    assert!(text(&out).contains("harness sprt --resume"), "{}", text(&out));
+    assert!(
+        text(&out).contains("harness sprt --resume"),
+        "{}",
+        text(&out)
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -124,7 +178,10 @@ fn files_without_a_run_to_resume_are_refused_with_the_reason() {
     let out = harness(&["match", "--resume", &results_s]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     let t = text(&out);
-    assert!(t.contains("version 1") && t.contains("does not parse"), "{t}");
+    assert!(
+        t.contains("version 1") && t.contains("does not parse"),
+        "{t}"
+    );
     assert!(t.contains("new --results file"), "{t}");
     // Neither a record nor words.
     version_1_file(&results, &[], &["a", "b"], 2);
@@ -139,6 +196,9 @@ fn files_without_a_run_to_resume_are_refused_with_the_reason() {
     let out = harness(&["sprt", "--resume", &results_s]);
     let t = text(&out);
     assert_eq!(out.status.code(), Some(2), "{t}");
-    assert!(t.contains("version 99, newer than this harness reads"), "{t}");
+    assert!(
+        t.contains("version 99, newer than this harness reads"),
+        "{t}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -15,7 +15,11 @@ use std::path::Path;
 
 /// The configuration of `args`: a new run, or the run its `--resume` file records, converting
 /// a version 1 file's words (`kind` says whether they were a `match` or an `sprt`).
-pub fn build(args: MatchArgs, kind: &str, default_rounds: Option<u32>) -> anyhow::Result<MatchConfig> {
+pub fn build(
+    args: MatchArgs,
+    kind: &str,
+    default_rounds: Option<u32>,
+) -> anyhow::Result<MatchConfig> {
     if let Some(path) = &args.resume {
         if let StoredRun::Legacy(words) = ResultsFile::load(path)?.stored_run(path)? {
             let old = parse(path, &words)?;

@@ -13,7 +13,9 @@ use crate::tournament::cli::build_config;
 use crate::tournament::naming::{main_of, stage_file};
 use crate::tournament::record::{StageRecord, StagesRecord};
 use crate::tournament::resume::{ResultsFile, StoredRun};
-use crate::tournament::stages::{report, run_stages, verdict_words, StageResult, StageSpec, STAGES};
+use crate::tournament::stages::{
+    report, run_stages, verdict_words, StageResult, StageSpec, STAGES,
+};
 use crate::tournament::{interrupt, MatchConfig, RunRecord};
 use anyhow::{bail, Context as _};
 use std::path::{Path, PathBuf};

@@ -394,7 +394,9 @@ mod tests {
             results.display()
         );
         let mut cfg = config_from(parse(&line), "match", None).unwrap();
-        cfg.sprt = Some(crate::stats::Sprt::new(-1.0, 3.0, 0.1, 0.05, crate::stats::Model::Logistic).unwrap());
+        cfg.sprt = Some(
+            crate::stats::Sprt::new(-1.0, 3.0, 0.1, 0.05, crate::stats::Model::Logistic).unwrap(),
+        );
         let record = RunRecord::of(&cfg);
         let file = ResultsFile {
             version: super::super::resume::RESULTS_VERSION,
@@ -402,7 +404,11 @@ mod tests {
             ..ResultsFile::default()
         };
         file.save(&results).unwrap();
-        let StoredRun::Record(back) = ResultsFile::load(&results).unwrap().stored_run(&results).unwrap() else {
+        let StoredRun::Record(back) = ResultsFile::load(&results)
+            .unwrap()
+            .stored_run(&results)
+            .unwrap()
+        else {
             panic!("a record was written");
         };
         assert_eq!(*back, record);
@@ -424,11 +430,17 @@ mod tests {
         assert_eq!(record.engines[1].limits.movetime_ms, Some(250));
         assert_eq!(record.engines[0].limits.tc.unwrap().moves, 40);
         assert_eq!(record.fault_rules.max_share, 0.07);
-        assert_eq!((record.rounds, record.games_per_round, record.concurrency), (9, 1, 3));
+        assert_eq!(
+            (record.rounds, record.games_per_round, record.concurrency),
+            (9, 1, 3)
+        );
         assert_eq!(record.tournament, Mode::RoundRobin);
         assert_eq!(cfg.openings.len(), 3);
         // A resume's --rounds extends the run; other options stay as recorded.
-        let now = parse(&format!("--resume {} --rounds 20 --concurrency 1 --quiet", results.display()));
+        let now = parse(&format!(
+            "--resume {} --rounds 20 --concurrency 1 --quiet",
+            results.display()
+        ));
         let longer = resume_config(record.clone(), &now).unwrap();
         assert_eq!((longer.rounds, longer.concurrency), (20, 3));
         std::fs::remove_dir_all(&dir).ok();

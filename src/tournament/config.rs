@@ -23,7 +23,9 @@ pub struct EngineConfig {
 }
 
 /// Who plays whom when there are more than two engines (`--tournament`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     /// The first engine plays each of the others.

@@ -252,7 +252,10 @@ impl RunRecord {
         if self.engines.is_empty() {
             return Err(RecordError::Invalid("no engines".into()));
         }
-        let (openings, book_name) = self.openings.load(self.variant).map_err(RecordError::Book)?;
+        let (openings, book_name) = self
+            .openings
+            .load(self.variant)
+            .map_err(RecordError::Book)?;
         let syzygy = match &self.adjudication.syzygy {
             Some(s) => Some(load_syzygy(s, verbose)?),
             None => None,
