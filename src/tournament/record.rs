@@ -367,3 +367,89 @@ pub(crate) fn announce_syzygy(
     }
     Some(rule)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::engine_args::engine_from_words;
+
+    fn record() -> RunRecord {
+        let words = ["cmd=/bin/true".to_owned()];
+        let e = engine_from_words(&[], &words).unwrap();
+        let mut cfg = MatchConfig::new(vec![e.clone(), e], Vec::new());
+        cfg.book = Some(BookSource::Startpos);
+        RunRecord::of(&cfg)
+    }
+
+    #[test]
+    fn a_newer_record_is_refused_not_misread() {
+        let mut r = record();
+        assert!(r.config(false).is_ok());
+        r.version = RECORD_VERSION + 1;
+        let err = r.config(false).unwrap_err();
+        assert!(matches!(err, RecordError::Newer { found } if found == RECORD_VERSION + 1));
+        assert!(
+            err.to_string().contains("newer than this harness reads"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn bad_records_say_what_is_wrong() {
+        let mut r = record();
+        r.sprt = Some(SprtRecord {
+            elo0: 5.0,
+            elo1: 0.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: Model::Normalized,
+        });
+        assert!(matches!(r.config(false), Err(RecordError::Sprt(_))));
+        r.sprt = None;
+        r.openings = BookSource::File {
+            spec: crate::openings::BookSpec::parse(&["file=/no/such/book.epd".to_owned()]).unwrap(),
+            seed: 0,
+        };
+        let err = r.config(false).unwrap_err();
+        assert!(err.to_string().contains("/no/such/book.epd"), "{err}");
+        assert!(matches!(record().stage(0), Err(RecordError::Invalid(_))));
+        r.engines.clear();
+        assert!(matches!(r.config(false), Err(RecordError::Invalid(_))));
+    }
+
+    #[test]
+    fn a_stage_takes_its_own_engines_test_and_rounds() {
+        let mut r = record();
+        let mut fast = r.engines.clone();
+        fast[0].limits.nodes = Some(100);
+        let sprt = SprtRecord {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: Model::Normalized,
+        };
+        let stage = |engines: Vec<EngineConfig>, rounds| StageRecord {
+            words: "nodes=100".into(),
+            engines,
+            sprt,
+            rounds,
+            plot: None,
+            pgn_out: None,
+        };
+        r.stages = Some(StagesRecord {
+            stage: 0,
+            stages: vec![stage(fast.clone(), 7), stage(r.engines.clone(), 9)],
+        });
+        let second = r.stage(1).unwrap();
+        assert_eq!(
+            (second.rounds, second.stages.as_ref().unwrap().stage),
+            (9, 1)
+        );
+        let first = r.stage(0).unwrap().config(false).unwrap();
+        assert_eq!(first.engines, fast);
+        assert_eq!(first.rounds, 7);
+        assert!(first.sprt.is_some());
+        assert!(matches!(r.stage(2), Err(RecordError::Invalid(_))));
+    }
+}
