@@ -107,8 +107,9 @@ pub struct MatchArgs {
     /// date, e.g. sprt-dev-vs-base-2026-11-25.json (numbered -2, -3, ... when taken).
     #[arg(long, value_name = "FILE")]
     pub results: Option<PathBuf>,
-    /// Continue an interrupted match from its results file (all other options come from the
-    /// file, except `--rounds`, which may extend it).
+    /// Continue an interrupted run from its results file: every option comes from the run's
+    /// record there, except `--rounds` (which may extend it), the fault limits, `--log`,
+    /// `--max-failure-files` and `--quiet`.
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
     /// Seed of the random opening order.
