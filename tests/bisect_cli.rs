@@ -570,3 +570,49 @@ fn bisect_follows_the_first_parent_line_and_names_a_merge() {
         "the side commit is not on the line"
     );
 }
+
+/// A bisection step's results file records its run as data (the commit's engine against good,
+/// the step's SPRT), so `harness sprt --resume` continues it on its own, with the step's
+/// bounds, and every game is played once.
+#[test]
+fn a_bisect_steps_results_file_resumes_with_sprt() {
+    let dir = temp_dir("bisect", "step-resume");
+    let (repo, c) = make_history(&dir);
+    let out_dir = dir.join("out");
+    let mut args = games_args(&c, &out_dir);
+    args.extend(words("--rounds 1"));
+    let out = bisect(&repo, &args);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out));
+    assert_eq!(journal(&out_dir, &c[9]).lines().count(), 2);
+    let results = out_dir.join(format!("sprt-{}.json", &c[9][..12]));
+    let out = Command::new(HARNESS)
+        .current_dir(&repo)
+        .args(["sprt", "--resume"])
+        .arg(&results)
+        .args(["--rounds", "100", "--quiet"])
+        .output()
+        .unwrap();
+    let log = text(&out);
+    // The queen valued as a pawn is weaker: H0 (exit code 1), on the step's logistic
+    // [-200, 0], not sprt's defaults (normalized [0, 5]).
+    assert_eq!(out.status.code(), Some(1), "{log}");
+    assert!(log.contains("[-200.00, 0.00]"), "{log}");
+    let ids: Vec<u64> = journal(&out_dir, &c[9])
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["id"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    let unique: std::collections::HashSet<_> = ids.iter().collect();
+    assert_eq!(unique.len(), ids.len(), "{ids:?}");
+    assert!(
+        ids.len() > 2 && ids.contains(&0) && ids.contains(&1),
+        "{ids:?}"
+    );
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    assert_eq!(file["decision"].as_str(), Some("H0 accepted"));
+    assert_eq!(file["record"]["engines"][1]["spec"]["name"], "good");
+}

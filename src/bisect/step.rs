@@ -8,7 +8,7 @@ use super::history::Commit;
 use super::plan::Verdict;
 use super::state::{Evidence, Step};
 use crate::stats::{Decision, Sprt};
-use crate::tournament::cli::{build_config, MatchArgs};
+use crate::tournament::cli::{build_config, EngineGroups, MatchArgs};
 use crate::tournament::config::Stop;
 use crate::tournament::report::summaries;
 use crate::tournament::{interrupt, run_match};
@@ -55,8 +55,10 @@ pub fn sprt_step(
     results: &Path,
 ) -> anyhow::Result<StepEnd> {
     let mut args = args.clone();
-    args.engine = engine_words(tested, commit.short());
-    args.engine.extend(engine_words(good, "good"));
+    args.engine = EngineGroups(vec![
+        engine_words(tested, commit.short()),
+        engine_words(good, "good"),
+    ]);
     args.results = Some(results.to_owned());
     let mut cfg = build_config(args, "sprt", Some(100_000))?;
     cfg.resume = results.exists();

@@ -92,7 +92,11 @@ fn engine(name: &str) -> anyhow::Result<EngineConfig> {
         margin_ms: MARGIN_MS,
         ..Limits::default()
     };
-    Ok(EngineConfig { spec, limits })
+    Ok(EngineConfig {
+        spec,
+        limits,
+        revision: None,
+    })
 }
 
 #[cfg(test)]

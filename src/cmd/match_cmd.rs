@@ -1,6 +1,5 @@
 //! `harness match`: play a match between UCI engines (fastchess vocabulary).
 
-use crate::tournament::cli::build_config;
 use crate::tournament::config::Stop;
 use crate::tournament::report::{print_final, print_speed};
 use crate::tournament::syzygy_report::print_syzygy_line;
@@ -12,7 +11,14 @@ pub use crate::tournament::cli::MatchArgs as Args;
 /// Runs the subcommand; returns the process exit code (0: done; 4: stopped by a broken setup
 /// or faulty engines, or faults above --max-fault-share; 130: interrupted, resumable).
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let cfg = build_config(args, "match", None)?;
+    let cfg = super::legacy_resume::build(args, "match", None)?;
+    if let (Some(path), Some(_)) = (&cfg.results, &cfg.sprt) {
+        anyhow::bail!(
+            "{}: the results of an SPRT; continue it with `harness sprt --resume {}`",
+            path.display(),
+            path.display()
+        );
+    }
     interrupt::install();
     let start = std::time::Instant::now();
     let outcome = run_match(&cfg)?;

@@ -7,6 +7,7 @@ pub mod datagen;
 pub mod epd;
 pub mod extract;
 pub mod label;
+pub mod legacy_resume;
 pub mod match_cmd;
 pub mod perft;
 pub mod ratings;

@@ -1,13 +1,13 @@
 //! `harness sprt`: a match between two engines that stops when the GSPRT decides.
 
 use crate::stats::{Decision, Model, Sprt};
-use crate::tournament::cli::{build_config, parse_stored, resumed_config, MatchArgs};
+use crate::tournament::cli::MatchArgs;
 use crate::tournament::config::Stop;
 use crate::tournament::report::{print_final, print_speed};
 use crate::tournament::syzygy_report::print_syzygy_line;
 use crate::tournament::{self, interrupt, MatchConfig, MatchOutcome};
 use clap::Parser;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Options of this subcommand: the match options plus the test.
 #[derive(clap::Args, Debug, Clone)]
@@ -43,7 +43,8 @@ pub struct Args {
     pub(crate) ltc: Option<String>,
 }
 
-/// Re-parses stored `sprt` command-line words (for `--resume`: the bounds come back too).
+/// Parses `harness sprt`'s words without the program's name: only for results files of
+/// version 1, which stored their command line (`cmd::legacy_resume`).
 #[derive(Parser, Debug)]
 #[command(no_binary_name = true)]
 pub(crate) struct Stored {
@@ -58,34 +59,32 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     if let Some(code) = super::sprt_stages::run_if_staged(&args)? {
         return Ok(code);
     }
-    let (args, mut cfg) = match &args.match_args.resume {
-        Some(path) => {
-            let (old, words) = parse_stored::<Stored>(path)?;
-            let old = old.args;
-            let cfg = resumed_config(
-                old.match_args,
-                &args.match_args,
-                "sprt",
-                Some(100_000),
-                words,
-            )?;
-            (
-                Args {
-                    match_args: args.match_args,
-                    ..old
-                },
-                cfg,
-            )
-        }
-        None => {
-            let cfg = build_config(args.match_args.clone(), "sprt", Some(100_000))?;
-            (args, cfg)
-        }
+    let resume = args.match_args.resume.clone();
+    // A new test's bounds are checked before anything slow (a `rev:` build) happens.
+    let new = match &resume {
+        Some(_) => None,
+        None => Some(
+            Sprt::new(args.elo0, args.elo1, args.alpha, args.beta, args.model)
+                .map_err(anyhow::Error::msg)?,
+        ),
     };
-    let sprt = Sprt::new(args.elo0, args.elo1, args.alpha, args.beta, args.model)
-        .map_err(anyhow::Error::msg)?;
+    let mut cfg = super::legacy_resume::build(args.match_args, "sprt", Some(100_000))?;
+    let sprt = match (new, cfg.sprt, &resume) {
+        (Some(sprt), _, _) => {
+            cfg.plot = args.plot;
+            sprt
+        }
+        (None, Some(sprt), _) => sprt,
+        (None, None, path) => anyhow::bail!(
+            "{}: the results of a match, not of an SPRT; continue it with `harness match \
+             --resume {}`",
+            path.as_deref().unwrap_or(Path::new("")).display(),
+            path.as_deref().unwrap_or(Path::new("")).display()
+        ),
+    };
     interrupt::install();
-    Ok(play(&mut cfg, sprt, args.plot.as_deref())?.0)
+    let plot = cfg.plot.clone();
+    Ok(play(&mut cfg, sprt, plot.as_deref())?.0)
 }
 
 /// Plays one SPRT and prints its report; returns the exit code (see [`run`]) and the outcome.

@@ -1,20 +1,24 @@
 //! `harness sprt --stc "..." --ltc "..."`: the two-stage SPRT's adapter. The stage logic
 //! (specifications, file names, order, report) is `tournament::stages`; this builds each
-//! stage's match from the command line and plays it with `cmd::sprt::play`.
+//! stage's match and plays it with `cmd::sprt::play`.
+//!
+//! Both stages are built before the first game (their `rev:` engines built once, their books
+//! read), and each stage's results file records both (`tournament::record::StagesRecord`), so
+//! `--resume` of either file continues the pipeline from the record alone.
 
-use super::sprt::{play, Args, Stored};
+use super::legacy_resume;
+use super::sprt::{play, Args};
 use crate::stats::Sprt;
-use crate::tournament::cli::{build_config_from_words, own_words, parse_stored};
+use crate::tournament::cli::build_config;
 use crate::tournament::naming::{main_of, stage_file};
-use crate::tournament::resume::ResultsFile;
-use crate::tournament::revision::{build_revision, repo_root};
+use crate::tournament::record::{StageRecord, StagesRecord};
+use crate::tournament::resume::{ResultsFile, StoredRun};
 use crate::tournament::stages::{
-    pin_revisions, report, run_stages, verdict_words, StageResult, StageSpec, STAGES,
+    report, run_stages, verdict_words, StageResult, StageSpec, STAGES,
 };
-use crate::tournament::{interrupt, MatchConfig};
+use crate::tournament::{interrupt, MatchConfig, RunRecord};
 use anyhow::{bail, Context as _};
-use clap::Parser as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Runs the two stages when the command asks for them (`--stc`/`--ltc`, or `--resume` of a
 /// stage's file); `None` for an ordinary SPRT.
@@ -22,16 +26,13 @@ pub fn run_if_staged(now: &Args) -> anyhow::Result<Option<i32>> {
     let Some(staged) = staged(now)? else {
         return Ok(None);
     };
-    let args = &staged.args;
-    let specs = [
-        StageSpec::parse("stc", args.stc.as_deref().unwrap_or_default())
-            .map_err(anyhow::Error::msg)?,
-        StageSpec::parse("ltc", args.ltc.as_deref().unwrap_or_default())
-            .map_err(anyhow::Error::msg)?,
-    ];
-    let bounds = specs
-        .clone()
-        .map(|s| (s.elo0.unwrap_or(args.elo0), s.elo1.unwrap_or(args.elo1)));
+    let stages = &staged.stages.stages;
+    let mut specs: [StageSpec; 2] = Default::default();
+    let mut bounds = [(0.0, 0.0); 2];
+    for k in 0..2 {
+        specs[k] = StageSpec::parse(STAGES[k], &stages[k].words).map_err(anyhow::Error::msg)?;
+        bounds[k] = (stages[k].sprt.elo0, stages[k].sprt.elo1);
+    }
     if staged.resumed.is_some() && !stage_file(&staged.main, STAGES[0]).exists() {
         bail!(
             "{} is missing: the first stage's results are needed to resume",
@@ -40,25 +41,17 @@ pub fn run_if_staged(now: &Args) -> anyhow::Result<Option<i32>> {
     }
     interrupt::install();
     let (done, code) = run_stages(|k| {
-        let (mut cfg, results) = stage_config(now, &staged, &specs[k], k)?;
-        let spec = &specs[k];
-        let sprt = Sprt::new(
-            bounds[k].0,
-            bounds[k].1,
-            spec.alpha.unwrap_or(args.alpha),
-            spec.beta.unwrap_or(args.beta),
-            args.model,
-        )
-        .map_err(anyhow::Error::msg)?;
+        let (mut cfg, results) = stage_config(now, &staged, k)?;
+        let sprt = cfg.sprt.context("a stage's record has its SPRT")?;
         println!(
             "\n{} stage: {} [{:.2}, {:.2}], results {}",
             STAGES[k].to_uppercase(),
-            spec.limits(),
+            specs[k].limits(),
             bounds[k].0,
             bounds[k].1,
             results.display()
         );
-        let plot = args.plot.as_ref().map(|p| stage_file(p, STAGES[k]));
+        let plot = cfg.plot.clone();
         let (exit, outcome) = play(&mut cfg, sprt, plot.as_deref())?;
         let last = outcome.history.last();
         Ok(StageResult {
@@ -74,95 +67,136 @@ pub fn run_if_staged(now: &Args) -> anyhow::Result<Option<i32>> {
     Ok(Some(code))
 }
 
-/// A two-stage SPRT's command line: its words (with `rev:` engines pinned to their builds),
-/// the main results file the stages' files are named after, and the stage whose file a
-/// `--resume` named.
+/// A two-stage SPRT: its record (common settings, and both stages), the main results file the
+/// stages' files are named after, and the stage whose file a `--resume` named.
 struct Staged {
-    args: Args,
-    words: Vec<String>,
+    record: RunRecord,
+    stages: StagesRecord,
     main: PathBuf,
     resumed: Option<usize>,
 }
 
-/// The two-stage SPRT this command asks for, if any: the stored one of a stage's file being
-/// resumed, or a new one (its revisions built here, once for both stages).
+/// The two-stage SPRT this command asks for, if any: the recorded one of a stage's file being
+/// resumed, or a new one.
 fn staged(now: &Args) -> anyhow::Result<Option<Staged>> {
-    if let Some(path) = &now.match_args.resume {
-        let (old, words) = parse_stored::<Stored>(path)?;
-        if old.args.stc.is_none() {
+    let quiet = now.match_args.quiet;
+    let Some(path) = &now.match_args.resume else {
+        if now.stc.is_none() {
             return Ok(None);
         }
-        let (main, k) = main_of(path).with_context(|| {
-            format!(
-                "{}: a two-stage SPRT's file is named <main>.stc.json or <main>.ltc.json",
-                path.display()
-            )
-        })?;
-        let (args, resumed) = (old.args, Some(k));
-        return Ok(Some(Staged {
-            args,
-            words,
-            main,
-            resumed,
-        }));
-    }
-    if now.stc.is_none() {
-        return Ok(None);
-    }
-    let mut log = |line: &str| {
-        if !now.match_args.quiet {
-            eprintln!("{line}");
+        let main = now
+            .match_args
+            .results
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("sprt.json"));
+        let record = new_record(now, &main, quiet)?;
+        return Ok(Some(Staged::of(record, main, None)));
+    };
+    let record = match ResultsFile::load(path)?.stored_run(path)? {
+        StoredRun::Record(record) if record.stages.is_some() => *record,
+        StoredRun::Record(_) => return Ok(None),
+        StoredRun::Legacy(words) => {
+            let old = legacy_resume::parse(path, &words)?;
+            if old.stc.is_none() {
+                return Ok(None);
+            }
+            let (main, _) = stage_of(path)?;
+            new_record(&old, &main, quiet)?
         }
     };
-    let words = pin_revisions(&own_words(), |rev| {
-        let repo = repo_root()?;
-        build_revision(&repo, rev, &mut log).map(|p| p.to_string_lossy().into_owned())
-    })
-    .map_err(anyhow::Error::msg)?;
-    let args = Stored::try_parse_from(&words)
-        .context("the command line with its revisions built")?
-        .args;
-    let main = args
-        .match_args
-        .results
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("sprt.json"));
-    Ok(Some(Staged {
-        args,
-        words,
-        main,
-        resumed: None,
-    }))
+    let (main, k) = stage_of(path)?;
+    Ok(Some(Staged::of(record, main, Some(k))))
 }
 
-/// Stage `k`'s match and its results file: the stored words with the stage's own, resuming
-/// the stage's file when it exists.
-fn stage_config(
-    now: &Args,
-    staged: &Staged,
-    spec: &StageSpec,
-    k: usize,
-) -> anyhow::Result<(MatchConfig, PathBuf)> {
+impl Staged {
+    fn of(record: RunRecord, main: PathBuf, resumed: Option<usize>) -> Staged {
+        let stages = record.stages.clone().expect("a two-stage record");
+        Staged {
+            record,
+            stages,
+            main,
+            resumed,
+        }
+    }
+}
+
+/// The main results file and the stage of a stage's file.
+fn stage_of(path: &Path) -> anyhow::Result<(PathBuf, usize)> {
+    main_of(path).with_context(|| {
+        format!(
+            "{}: a two-stage SPRT's file is named <main>.stc.json or <main>.ltc.json",
+            path.display()
+        )
+    })
+}
+
+/// The record of a new two-stage SPRT (or of a version 1 stage file's words): both stages
+/// built from the options, each with its words added to `--each`, its bounds, rounds and files.
+fn new_record(args: &Args, main: &Path, quiet: bool) -> anyhow::Result<RunRecord> {
+    let texts = [args.stc.clone(), args.ltc.clone()].map(Option::unwrap_or_default);
+    let mut stages = Vec::new();
+    let mut first = None;
+    for k in 0..2 {
+        let spec = StageSpec::parse(STAGES[k], &texts[k]).map_err(anyhow::Error::msg)?;
+        let sprt = Sprt::new(
+            spec.elo0.unwrap_or(args.elo0),
+            spec.elo1.unwrap_or(args.elo1),
+            spec.alpha.unwrap_or(args.alpha),
+            spec.beta.unwrap_or(args.beta),
+            args.model,
+        )
+        .map_err(anyhow::Error::msg)?;
+        let mut m = args.match_args.clone();
+        m.each.extend(spec.each.iter().cloned());
+        m.results = Some(stage_file(main, STAGES[k]));
+        m.resume = None;
+        m.quiet = quiet;
+        m.rounds = spec.rounds.or(m.rounds);
+        // The second build of a `rev:` engine finds the first in the cache.
+        let cfg = build_config(m, "sprt", Some(100_000))?;
+        stages.push(StageRecord {
+            words: texts[k].clone(),
+            engines: cfg.engines.clone(),
+            sprt: (&sprt).into(),
+            rounds: cfg.rounds,
+            plot: args.plot.as_ref().map(|p| stage_file(p, STAGES[k])),
+            pgn_out: cfg.pgn_out.clone(),
+        });
+        first.get_or_insert(cfg);
+    }
+    let mut record = RunRecord::of(&first.expect("two stages"));
+    record.stages = Some(StagesRecord { stage: 0, stages });
+    Ok(record)
+}
+
+/// Stage `k`'s match and its results file: its own file's record when it exists (it may have
+/// been extended by an earlier `--rounds`), else the stage as recorded in the pipeline's.
+fn stage_config(now: &Args, staged: &Staged, k: usize) -> anyhow::Result<(MatchConfig, PathBuf)> {
     let results = stage_file(&staged.main, STAGES[k]);
-    let mut m = staged.args.match_args.clone();
-    m.each.extend(spec.each.iter().cloned());
-    m.results = Some(results.clone());
-    m.resume = None;
-    m.quiet = now.match_args.quiet;
-    m.rounds = spec.rounds.or(m.rounds);
-    // The resuming call's --rounds extends the stage whose file it names.
-    if staged.resumed == Some(k) && now.match_args.rounds.is_some() {
-        m.rounds = now.match_args.rounds;
-    }
-    let resume = results.exists();
+    let resume = staged.resumed.is_some() && results.exists();
+    let mut record = staged.record.stage(k)?;
     if resume {
-        // A stage extended by an earlier --rounds keeps its length.
-        let recorded = ResultsFile::load(&results)?.scheduled;
-        let per_round = u64::from(m.games.max(1));
-        let rounds = u32::try_from(recorded / per_round).unwrap_or(u32::MAX);
-        m.rounds = Some(m.rounds.unwrap_or(100_000).max(rounds));
+        let file = ResultsFile::load(&results)?;
+        let scheduled = file.scheduled;
+        match file.stored_run(&results)? {
+            StoredRun::Record(own) => record = *own,
+            // A version 1 stage file: its length as scheduled.
+            StoredRun::Legacy(_) => {
+                let per_round = u64::from(record.games_per_round.max(1));
+                let rounds = u32::try_from(scheduled / per_round).unwrap_or(u32::MAX);
+                record.rounds = record.rounds.max(rounds);
+            }
+        }
     }
-    let mut cfg = build_config_from_words(m, "sprt", Some(100_000), staged.words.clone())?;
-    cfg.resume = resume && staged.resumed.is_some();
+    // The resuming call's --rounds extends the stage whose file it names.
+    if staged.resumed == Some(k) {
+        if let Some(rounds) = now.match_args.rounds {
+            record.rounds = rounds;
+        }
+    }
+    let mut cfg = record.config(!now.match_args.quiet)?;
+    cfg.results = Some(results.clone());
+    cfg.resume = resume;
+    cfg.progress = !now.match_args.quiet;
     Ok((cfg, results))
 }

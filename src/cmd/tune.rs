@@ -5,8 +5,8 @@
 //! weights file the engine loads (`setoption name EvalFile value FILE`). The run itself is
 //! [`crate::tune::run`]; this module parses the arguments.
 
-use crate::tournament::cli::{engines_of, parse_stored};
-use crate::tournament::resume::ResultsFile;
+use super::legacy_resume;
+use crate::tournament::resume::{ResultsFile, StoredRun};
 use crate::tune::adopt::{AdoptError, SprtEvidence};
 use crate::tune::run::{self, parse_init, Adoption, Init, Options};
 use anyhow::Context;
@@ -140,23 +140,35 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     }
 }
 
-/// What an `harness sprt` results file says of its run: the verdict, the bounds and the
-/// engines as the run's stored words describe them.
+/// What an `harness sprt` results file says of its run: the verdict, and from the run's record
+/// the bounds and the engines as they were started (a file of version 1, which kept only its
+/// command line, is read through the legacy parser).
 fn evidence(path: &Path) -> anyhow::Result<SprtEvidence> {
     let file = ResultsFile::load(path)?;
-    let (stored, words) = parse_stored::<super::sprt::Stored>(path)
-        .with_context(|| format!("{}: not the results of `harness sprt`", path.display()))?;
-    let args = stored.args;
-    let engines = engines_of(&args.match_args, &words)?
-        .into_iter()
-        .map(|e| e.spec)
-        .collect();
+    let (decision, stopped) = (file.decision.clone(), file.stopped.clone());
+    let (sprt, engines) = match file.stored_run(path)? {
+        StoredRun::Record(record) => (
+            record.sprt,
+            record.engines.into_iter().map(|e| e.spec).collect(),
+        ),
+        StoredRun::Legacy(words) => {
+            let old = legacy_resume::parse(path, &words)?;
+            let engines = legacy_resume::engine_specs(&old.match_args)?;
+            (Some(legacy_resume::sprt_of(&old)), engines)
+        }
+    };
+    let sprt = sprt.with_context(|| {
+        format!(
+            "{}: the results of a match, not of an SPRT (`harness sprt`)",
+            path.display()
+        )
+    })?;
     Ok(SprtEvidence {
         file: path.to_path_buf(),
-        decision: file.decision,
-        stopped: file.stopped,
-        elo0: args.elo0,
-        elo1: args.elo1,
+        decision,
+        stopped,
+        elo0: sprt.elo0,
+        elo1: sprt.elo1,
         engines,
     })
 }

@@ -9,7 +9,7 @@ use shakmaty::{Chess, Color, KnownOutcome};
 
 /// `draw movenumber=N movecount=M score=S`: from full move N on, if both engines' scores stay
 /// within ±S centipawns for M consecutive moves each, the game is drawn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DrawRule {
     /// First full move number at which the rule may apply.
     pub movenumber: u32,
@@ -21,7 +21,7 @@ pub struct DrawRule {
 
 /// `resign movecount=M score=S twosided=B`: an engine whose score is at or below -S for M
 /// consecutive moves loses; with `twosided`, its opponent must also see at least +S.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ResignRule {
     /// Consecutive moves (of the losing side) needed.
     pub movecount: u32,

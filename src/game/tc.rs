@@ -6,7 +6,7 @@ use std::fmt;
 use std::time::Duration;
 
 /// A classical or incremental time control: `moves/time+inc` (`moves == 0`: whole game).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TimeControl {
     /// Moves per period; 0 = the base time is for the whole game.
     pub moves: u32,
@@ -79,7 +79,8 @@ impl fmt::Display for TimeControl {
 
 /// Every limit of one engine's searches. At least one of `tc`, `movetime_ms`, `nodes`, `depth`
 /// must be set; they combine (e.g. `tc=10+0.1 nodes=5000`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct Limits {
     /// The game clock, if any.
     pub tc: Option<TimeControl>,

@@ -8,7 +8,8 @@ use std::fmt;
 use std::str::FromStr;
 
 /// The rules of a match.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Variant {
     /// Standard chess.
     #[default]

@@ -20,4 +20,4 @@ pub use error::BookError;
 pub use formats::{parse_epd, read_epd, read_pgn, EpdLineError, EpdProblem};
 pub use generate::{generate, judging_spec, GenerateError, GeneratedBook, Generation};
 pub use order::{arrange, for_round, shuffle, Order};
-pub use spec::{openings_from_words, BookFormat, BookSpec, SpecError};
+pub use spec::{openings_from_words, BookFormat, BookSource, BookSpec, SpecError};

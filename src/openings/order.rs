@@ -4,7 +4,8 @@
 //! `sable::rng::Rng`.
 
 /// In which order openings are used.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Order {
     /// File order.
     Sequential,

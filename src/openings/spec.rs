@@ -17,22 +17,70 @@ pub fn openings_from_words(
     seed: u64,
     variant: Variant,
 ) -> Result<(Vec<Opening>, String), BookError> {
-    if words == ["startpos"] {
-        return Ok((Vec::new(), String::new()));
+    BookSource::from_words(words, seed)?.load(variant)
+}
+
+/// Where a match's openings come from, as data: what a run's record stores so that a resumed
+/// run uses the same openings in the same order (the file is read again, the seed orders it
+/// again).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "source", rename_all = "lowercase")]
+pub enum BookSource {
+    /// The built-in book (Chess960: the 960 starts), shuffled with `seed`.
+    Builtin {
+        /// Seed of the order.
+        seed: u64,
+    },
+    /// No openings: every game from the start position (`--openings startpos`).
+    Startpos,
+    /// A book file.
+    File {
+        /// The file and how to read it.
+        #[serde(flatten)]
+        spec: BookSpec,
+        /// Seed of a random order.
+        seed: u64,
+    },
+    /// Openings given as positions (a match built in code), stored whole.
+    Given {
+        /// The openings, in order of use.
+        openings: Vec<Opening>,
+    },
+}
+
+impl BookSource {
+    /// The source `--openings` words describe (see [`openings_from_words`]).
+    pub fn from_words(words: &[String], seed: u64) -> Result<BookSource, BookError> {
+        Ok(match words {
+            [] => BookSource::Builtin { seed },
+            [w] if w == "startpos" => BookSource::Startpos,
+            _ => BookSource::File {
+                spec: BookSpec::parse(words)?,
+                seed,
+            },
+        })
     }
-    if words.is_empty() {
-        return match variant {
-            Variant::Standard => Ok((default_book(seed)?, DEFAULT_BOOK_PATH.to_owned())),
-            Variant::Chess960 => Ok((chess960_starts(seed), "chess960 starts".to_owned())),
-        };
+
+    /// The openings in order of use under `variant`'s rules, and the book's name as the user
+    /// gave it (for PGN tags and reports; empty without a book).
+    pub fn load(&self, variant: Variant) -> Result<(Vec<Opening>, String), BookError> {
+        match self {
+            BookSource::Startpos => Ok((Vec::new(), String::new())),
+            BookSource::Builtin { seed } => match variant {
+                Variant::Standard => Ok((default_book(*seed)?, DEFAULT_BOOK_PATH.to_owned())),
+                Variant::Chess960 => Ok((chess960_starts(*seed), "chess960 starts".to_owned())),
+            },
+            BookSource::File { spec, seed } => {
+                Ok((spec.load(*seed, variant)?, spec.file.display().to_string()))
+            }
+            BookSource::Given { openings } => Ok((openings.clone(), String::new())),
+        }
     }
-    let spec = BookSpec::parse(words)?;
-    let openings = spec.load(seed, variant)?;
-    Ok((openings, spec.file.display().to_string()))
 }
 
 /// File format of a book.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum BookFormat {
     /// One position per line; fields after the first four are EPD operations (ignored).
     Epd,
@@ -41,7 +89,7 @@ pub enum BookFormat {
 }
 
 /// Where the openings come from (`--openings file=... format=... order=... plies=... start=...`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct BookSpec {
     /// The book file.
     pub file: PathBuf,

@@ -17,6 +17,7 @@ fn config(out: &Path, iterations: u32, resume: bool) -> Config {
             nodes: Some(1),
             ..Limits::default()
         },
+        revision: None,
     };
     Config {
         engine,

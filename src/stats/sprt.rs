@@ -8,7 +8,8 @@ use super::elo::{elo_to_score, NELO_SCALE};
 use super::pdf::{Pdf, ScoreCounts};
 
 /// The Elo scale in which the SPRT bounds `elo0` and `elo1` are given.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Model {
     /// Normalized Elo (nElo): independent of the draw rate; the fishtest default.
     #[default]

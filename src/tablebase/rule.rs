@@ -16,7 +16,18 @@ use shakmaty::{Chess, Color, KnownOutcome, Position};
 use shakmaty_syzygy::{AmbiguousWdl, Dtz, MaybeRounded, Wdl};
 
 /// Which table results end a game (`--tb-adjudicate`, as fastchess's `-tbadjudicate`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    clap::ValueEnum,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum TbResults {
     /// Only wins and losses.
     #[value(name = "win-loss")]

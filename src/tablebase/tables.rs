@@ -192,6 +192,12 @@ impl Tablebases {
         Ok(())
     }
 
+    /// The folders the tables were read from, in the order given (a run's record stores them
+    /// to load the same tables when it resumes).
+    pub fn folders(&self) -> &[PathBuf] {
+        &self.folders
+    }
+
     /// The most pieces (kings included) of any table loaded.
     pub fn max_pieces(&self) -> usize {
         self.inner.max_pieces()

@@ -2,32 +2,28 @@
 //! `--each`, `--openings file=...`, `--draw`, `--resign`, ...), and the [`MatchConfig`] they
 //! build.
 //!
-//! The options are clap arguments, yet they live here and not in `cmd`: a results file stores
-//! the command-line words of its run, and `--resume` parses them again with these very
-//! definitions, so they are the tournament's persistent format, not only its command line.
+//! A results file does not store these words: it stores the run as data
+//! ([`super::record::RunRecord`]), and `--resume` reads that back without this parser.
 
 use super::engine_args::{adjudication, engine_from_words};
 use super::naming;
-use super::resume::ResultsFile;
+use super::record::{announce_syzygy, RunRecord};
+use super::resume::{ResultsFile, StoredRun};
 use super::revision::resolve_engine_revision;
 use super::{MatchConfig, Mode};
 use crate::game::Variant;
-use crate::openings::openings_from_words;
+use crate::openings::BookSource;
 use crate::tablebase::TbArgs;
-use anyhow::{bail, Context};
-use clap::Parser;
+use anyhow::bail;
 use std::path::PathBuf;
 use std::time::Duration;
 
 /// The options of `harness match` (and, flattened, of `harness sprt`).
 #[derive(clap::Args, Debug, Clone)]
 pub struct MatchArgs {
-    /// An engine as key=value words: cmd=PATH|rev:REV (rev:WORKTREE, rev:HEAD~1: sable built at
-    /// that git revision, cached under target/sable-revs), name=, dir=, args="A B",
-    /// option.NAME=VALUE, tc=[moves/]secs[+inc], st=SECS, nodes=N, depth=N, timemargin=MS.
-    /// Repeat for every engine.
-    #[arg(long = "engine", num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
-    pub engine: Vec<String>,
+    /// The engines, each as its `--engine` words.
+    #[command(flatten)]
+    pub engine: EngineGroups,
     /// Settings for every engine, same keys as --engine (an engine's own words win).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub each: Vec<String>,
@@ -111,8 +107,9 @@ pub struct MatchArgs {
     /// date, e.g. sprt-dev-vs-base-2026-11-25.json (numbered -2, -3, ... when taken).
     #[arg(long, value_name = "FILE")]
     pub results: Option<PathBuf>,
-    /// Continue an interrupted match from its results file (all other options come from the
-    /// file, except `--rounds`, which may extend it).
+    /// Continue an interrupted run from its results file: every option comes from the run's
+    /// record there, except `--rounds` (which may extend it), the fault limits, `--log`,
+    /// `--max-failure-files` and `--quiet`.
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
     /// Seed of the random opening order.
@@ -129,102 +126,117 @@ pub struct MatchArgs {
     pub event: String,
 }
 
-/// Re-parses stored command-line words (for `--resume`).
-#[derive(Parser, Debug)]
-#[command(no_binary_name = true)]
-struct Stored {
-    #[command(flatten)]
-    args: MatchArgs,
+/// The `--engine` option, each occurrence's words kept together (`--engine name=a cmd=x
+/// --engine cmd=y`: two engines, whatever the order of their words). clap's derive flattens
+/// repeated multi-value options into one list, so this reads its occurrences itself.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EngineGroups(pub Vec<Vec<String>>);
+
+impl std::ops::Deref for EngineGroups {
+    type Target = Vec<Vec<String>>;
+    fn deref(&self) -> &Vec<Vec<String>> {
+        &self.0
+    }
 }
 
-/// The words after the subcommand name, stored in the results file for `--resume`.
-pub fn own_words() -> Vec<String> {
-    std::env::args().skip(2).collect()
+impl clap::FromArgMatches for EngineGroups {
+    fn from_arg_matches(m: &clap::ArgMatches) -> Result<EngineGroups, clap::Error> {
+        let groups = m
+            .get_occurrences::<String>("engine")
+            .map(|all| all.map(|one| one.cloned().collect()).collect())
+            .unwrap_or_default();
+        Ok(EngineGroups(groups))
+    }
+
+    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = EngineGroups::from_arg_matches(m)?;
+        Ok(())
+    }
 }
 
-/// Builds the match configuration from the CLI (or from a results file with `--resume`).
+impl clap::Args for EngineGroups {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        cmd.arg(
+            clap::Arg::new("engine")
+                .long("engine")
+                .num_args(1..)
+                .value_name("KEY=VALUE")
+                .action(clap::ArgAction::Append)
+                .help(
+                    "An engine as key=value words: cmd=PATH|rev:REV (rev:WORKTREE, rev:HEAD~1: \
+                     sable built at that git revision, cached under target/sable-revs), name=, \
+                     dir=, args=\"A B\", option.NAME=VALUE, tc=[moves/]secs[+inc], st=SECS, \
+                     nodes=N, depth=N, timemargin=MS. Repeat for every engine.",
+                ),
+        )
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        EngineGroups::augment_args(cmd)
+    }
+}
+
+/// Builds the match configuration from the command line, or, with `--resume`, from the record
+/// in the results file (see [`resume_config`]). Other front ends (a configuration file, another
+/// tool's flags) fill a [`MatchArgs`] and call this, or build a [`MatchConfig`] in code: either
+/// way the results file records the run as data, and `--resume` needs nothing else.
 pub fn build_config(
     args: MatchArgs,
     kind: &str,
     default_rounds: Option<u32>,
 ) -> anyhow::Result<MatchConfig> {
     if let Some(path) = &args.resume {
-        let (old, words) = parse_stored::<Stored>(path)?;
-        return resumed_config(old.args, &args, kind, default_rounds, words);
+        return match ResultsFile::load(path)?.stored_run(path)? {
+            StoredRun::Record(record) => resume_config(*record, &args),
+            StoredRun::Legacy(_) => bail!(
+                "{}: a results file of version 1 (the run stored as command-line words); \
+                 `harness {kind} --resume {}` converts it",
+                path.display(),
+                path.display()
+            ),
+        };
     }
-    config_from(args, kind, default_rounds, own_words())
+    config_from(args, kind, default_rounds)
 }
 
-/// Builds the configuration from `args` and the `words` stored for `--resume`, for callers
-/// that rewrite the command line (the two-stage SPRT stores its words with `rev:` pinned).
-pub fn build_config_from_words(
-    args: MatchArgs,
-    kind: &str,
-    default_rounds: Option<u32>,
-    words: Vec<String>,
-) -> anyhow::Result<MatchConfig> {
-    config_from(args, kind, default_rounds, words)
-}
-
-/// The command-line words stored in a results file, parsed by the subcommand's own parser `P`
-/// (so `sprt` gets its bounds back), and the words themselves.
-pub fn parse_stored<P: Parser>(path: &std::path::Path) -> anyhow::Result<(P, Vec<String>)> {
-    let words = ResultsFile::load(path)?.args;
-    let parsed = P::try_parse_from(&words)
-        .with_context(|| format!("{}: the stored arguments do not parse", path.display()))?;
-    Ok((parsed, words))
-}
-
-/// The configuration of an interrupted run, from its stored arguments `old` (parsed by the
-/// subcommand that made them, so `sprt` can keep its own options) and stored `words`; `now`
-/// are the arguments of the resuming call (its `--resume` file and `--quiet`).
-pub fn resumed_config(
-    mut old: MatchArgs,
-    now: &MatchArgs,
-    kind: &str,
-    default_rounds: Option<u32>,
-    mut words: Vec<String>,
-) -> anyhow::Result<MatchConfig> {
-    old.resume = None;
-    old.results = now.resume.clone();
-    old.quiet = now.quiet;
-    // The fault limits and the log may be changed by the resuming call.
-    if now.max_consecutive_faults.is_some() {
-        old.max_consecutive_faults = now.max_consecutive_faults;
+/// The configuration that continues the run `record`, whose results file is `now.resume`,
+/// with what the resuming call `now` may change: `--rounds` (to extend it), the fault limits,
+/// `--log`, `--max-failure-files` and `--quiet`. Every other option comes from the record.
+pub fn resume_config(mut record: RunRecord, now: &MatchArgs) -> anyhow::Result<MatchConfig> {
+    if let Some(rounds) = now.rounds {
+        record.rounds = rounds;
     }
-    if now.max_fault_share.is_some() {
-        old.max_fault_share = now.max_fault_share;
+    if let Some(n) = now.max_consecutive_faults {
+        record.fault_rules.max_consecutive = n;
+    }
+    if let Some(pct) = now.max_fault_share {
+        record.fault_rules.max_share = fault_share(pct)?;
     }
     if now.log.is_some() {
-        old.log = now.log.clone();
+        record.log = now.log.clone();
     }
-    if now.max_failure_files.is_some() {
-        old.max_failure_files = now.max_failure_files;
+    if let Some(n) = now.max_failure_files {
+        record.max_failure_files = n;
     }
-    if let Some(rounds) = now.rounds {
-        old.rounds = Some(rounds);
-        words = with_rounds(words, rounds);
-    }
-    let mut cfg = config_from(old, kind, default_rounds, words)?;
+    let mut cfg = record.config(!now.quiet)?;
+    cfg.results = now.resume.clone();
     cfg.resume = true;
+    cfg.progress = !now.quiet;
     Ok(cfg)
 }
 
-/// The stored words with their round count set to `rounds`, so that a resumed run that was
-/// extended resumes as extended.
-fn with_rounds(mut words: Vec<String>, rounds: u32) -> Vec<String> {
-    words.retain(|w| !w.starts_with("--rounds="));
-    match words.iter().position(|w| w == "--rounds") {
-        Some(i) if i + 1 < words.len() => words[i + 1] = rounds.to_string(),
-        _ => words.extend(["--rounds".to_owned(), rounds.to_string()]),
+/// `--max-fault-share` as a share.
+fn fault_share(pct: f64) -> anyhow::Result<f64> {
+    if !(0.0..=100.0).contains(&pct) {
+        bail!("--max-fault-share must be a percentage from 0 to 100 (got {pct})");
     }
-    words
+    Ok(pct / 100.0)
 }
 
-/// The engines `args` describe (with the stored `words`), in the run's order, as written:
-/// `rev:` engines are not built or resolved. For readers of a results file that need only who
-/// played (`harness tune --sprt`).
-pub fn engines_of(args: &MatchArgs, words: &[String]) -> anyhow::Result<Vec<super::EngineConfig>> {
+/// The engines `args` describe, in the run's order, as written: `rev:` engines are neither
+/// built nor resolved (for readers that need only who played, such as `harness tune --sprt`
+/// reading a version 1 results file).
+pub fn engines_of(args: &MatchArgs) -> anyhow::Result<Vec<super::EngineConfig>> {
     let mut engines = Vec::new();
     for (name, cmd) in [("dev", &args.dev), ("base", &args.base)] {
         if let Some(cmd) = cmd {
@@ -232,22 +244,23 @@ pub fn engines_of(args: &MatchArgs, words: &[String]) -> anyhow::Result<Vec<supe
             engines.push(engine_from_words(&args.each, &own).map_err(anyhow::Error::msg)?);
         }
     }
-    for words in engine_groups(words, &args.engine) {
-        engines.push(engine_from_words(&args.each, &words).map_err(anyhow::Error::msg)?);
+    for words in args.engine.iter() {
+        engines.push(engine_from_words(&args.each, words).map_err(anyhow::Error::msg)?);
     }
     Ok(engines)
 }
 
+/// A new run's configuration from its options (every input file read, every `rev:` built).
 fn config_from(
     args: MatchArgs,
     kind: &str,
     default_rounds: Option<u32>,
-    words: Vec<String>,
 ) -> anyhow::Result<MatchConfig> {
-    let mut engines = engines_of(&args, &words)?;
+    let mut engines = engines_of(&args)?;
     // Every input file is read before anything slow happens (a `rev:` build, an engine's
     // start): a mistyped book costs a second, not a build.
-    let (openings, book_name) = openings_from_words(&args.openings, args.seed, args.variant)?;
+    let book = BookSource::from_words(&args.openings, args.seed)?;
+    let (openings, book_name) = book.load(args.variant)?;
     let syzygy = syzygy_rule(&args.tb, args.quiet)?;
     for e in &mut engines {
         resolve_engine_revision(e, !args.quiet).map_err(anyhow::Error::msg)?;
@@ -263,6 +276,7 @@ fn config_from(
     let mut cfg = MatchConfig::new(engines, openings);
     cfg.variant = args.variant;
     cfg.book_name = book_name;
+    cfg.book = Some(book);
     cfg.rounds = args.rounds.or(default_rounds).unwrap_or(1);
     cfg.games_per_round = args.games;
     cfg.concurrency = args.concurrency;
@@ -276,10 +290,7 @@ fn config_from(
         cfg.fault_rules.max_consecutive = n;
     }
     if let Some(pct) = args.max_fault_share {
-        if !(0.0..=100.0).contains(&pct) {
-            bail!("--max-fault-share must be a percentage from 0 to 100 (got {pct})");
-        }
-        cfg.fault_rules.max_share = pct / 100.0;
+        cfg.fault_rules.max_share = fault_share(pct)?;
     }
     cfg.log = args.log;
     if let Some(n) = args.max_failure_files {
@@ -301,7 +312,6 @@ fn config_from(
     cfg.rating_interval = args.ratinginterval;
     cfg.progress = !args.quiet;
     cfg.event = args.event;
-    cfg.args = words;
     Ok(cfg)
 }
 
@@ -329,85 +339,134 @@ pub fn syzygy_rule(
     tb: &TbArgs,
     quiet: bool,
 ) -> anyhow::Result<Option<crate::tablebase::SyzygyRule>> {
-    let Some((rule, warnings)) = tb.rule()? else {
-        return Ok(None);
-    };
-    if !quiet {
-        eprintln!("Syzygy: {}", rule.tables.describe());
-    }
-    for w in warnings {
-        eprintln!("warning: {w}");
-    }
-    Ok(Some(rule))
-}
-
-/// The words of each `--engine` occurrence. clap's derive flattens repeated multi-value options,
-/// so the grouping is recovered from the raw command line (`parsed` is clap's flat list, used
-/// to check the result and as a fallback split at each `cmd=`).
-fn engine_groups(raw: &[String], parsed: &[String]) -> Vec<Vec<String>> {
-    let mut groups: Vec<Vec<String>> = Vec::new();
-    let mut inside = false;
-    for w in raw {
-        if w == "--engine" {
-            groups.push(Vec::new());
-            inside = true;
-        } else if let Some(first) = w.strip_prefix("--engine=") {
-            groups.push(vec![first.to_owned()]);
-            inside = true;
-        } else if w.starts_with("--") {
-            inside = false;
-        } else if inside {
-            groups
-                .last_mut()
-                .expect("a group was opened")
-                .push(w.clone());
-        }
-    }
-    if groups.concat() == parsed {
-        return groups;
-    }
-    let mut groups: Vec<Vec<String>> = Vec::new();
-    for w in parsed {
-        match groups.last_mut() {
-            Some(g) if !w.starts_with("cmd=") => g.push(w.clone()),
-            _ => groups.push(vec![w.clone()]),
-        }
-    }
-    groups
+    Ok(announce_syzygy(tb.rule()?, !quiet))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
+
+    /// The options as a command line parses them.
+    #[derive(Parser)]
+    #[command(no_binary_name = true)]
+    struct Cli {
+        #[command(flatten)]
+        args: MatchArgs,
+    }
+
+    fn parse(line: &str) -> MatchArgs {
+        Cli::try_parse_from(line.split_whitespace()).unwrap().args
+    }
 
     fn w(s: &str) -> Vec<String> {
         s.split_whitespace().map(str::to_owned).collect()
     }
 
     #[test]
-    fn engine_groups_follow_the_command_line() {
-        let raw =
-            w("--engine name=a cmd=x --each tc=1 --engine cmd=y option.Hash=16 --concurrency 2");
-        let parsed = w("name=a cmd=x cmd=y option.Hash=16");
-        assert_eq!(
-            engine_groups(&raw, &parsed),
-            [w("name=a cmd=x"), w("cmd=y option.Hash=16")]
+    fn each_engine_keeps_its_own_words() {
+        let args = parse(
+            "--engine name=a cmd=x --each tc=1 --engine cmd=y option.Hash=16 --concurrency 2",
         );
-        // Without matching raw words (e.g. a config built in code), split at cmd=.
-        assert_eq!(
-            engine_groups(&[], &w("cmd=x name=a cmd=y")),
-            [w("cmd=x name=a"), w("cmd=y")]
-        );
-    }
-
-    #[test]
-    fn stored_words_reparse_into_a_config() {
-        let words = w("--engine cmd=/bin/true name=a --engine cmd=/bin/true name=b --each tc=1+0.01 --rounds 7 --quiet");
-        let args = Stored::try_parse_from(&words).unwrap().args;
-        let cfg = config_from(args, "match", None, words).unwrap();
-        assert_eq!(cfg.engines.len(), 2);
+        assert_eq!(*args.engine, [w("name=a cmd=x"), w("cmd=y option.Hash=16")]);
+        let cfg = config_from(parse("--engine name=a cmd=/bin/true --engine cmd=/bin/true name=b --each tc=1+0.01 --rounds 7 --quiet --results r.json"), "match", None).unwrap();
+        assert_eq!(cfg.engines[0].spec.name.as_deref(), Some("a"));
         assert_eq!(cfg.engines[1].spec.name.as_deref(), Some("b"));
         assert_eq!(cfg.engines[0].limits.tc.unwrap().inc_ms, 10);
         assert_eq!(cfg.rounds, 7);
+    }
+
+    /// A run given every kind of option: record -> results file -> record -> configuration
+    /// gives the configuration the options gave, and the same record.
+    #[test]
+    fn a_record_round_trips_through_the_results_file_to_the_same_config() {
+        let dir = crate::test_dir("record-round-trip");
+        let book = dir.join("book.epd");
+        std::fs::write(
+            &book,
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n\
+             rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1\n\
+             rnbqkbnr/pppppppp/8/8/2P5/8/PP1PPPPP/RNBQKBNR b KQkq - 0 1\n",
+        )
+        .unwrap();
+        let results = dir.join("r.json");
+        let line = format!(
+            "--engine cmd=/bin/true name=a args=-x option.Hash=16 nodes=500 depth=9 \
+             --engine cmd=/bin/true name=b dir=/tmp st=0.25 timemargin=40 \
+             --each tc=40/10+0.1 option.Threads=1 --openings file={} order=random start=2 \
+             --seed 7 --games 1 --rounds 9 --concurrency 3 --tournament roundrobin \
+             --draw movenumber=30 movecount=4 score=5 --resign score=900 twosided=true \
+             --maxmoves 150 --max-consecutive-faults 0 --max-fault-share 7 --pgnout \
+             --results {} --event Test --ratinginterval 4 --startup-ms 1234 --ping-ms 567 \
+             --max-failure-files 3 --quiet",
+            book.display(),
+            results.display()
+        );
+        let mut cfg = config_from(parse(&line), "match", None).unwrap();
+        cfg.sprt = Some(
+            crate::stats::Sprt::new(-1.0, 3.0, 0.1, 0.05, crate::stats::Model::Logistic).unwrap(),
+        );
+        let record = RunRecord::of(&cfg);
+        let file = ResultsFile {
+            version: super::super::resume::RESULTS_VERSION,
+            record: Some(record.clone()),
+            ..ResultsFile::default()
+        };
+        file.save(&results).unwrap();
+        let StoredRun::Record(back) = ResultsFile::load(&results)
+            .unwrap()
+            .stored_run(&results)
+            .unwrap()
+        else {
+            panic!("a record was written");
+        };
+        assert_eq!(*back, record);
+        let now = parse(&format!("--resume {} --quiet", results.display()));
+        let again = resume_config(*back, &now).unwrap();
+        assert_eq!(RunRecord::of(&again), record);
+        assert_eq!(again.engines, cfg.engines);
+        assert_eq!(again.openings, cfg.openings);
+        assert_eq!(again.book_name, cfg.book_name);
+        assert_eq!(again.adjudication, cfg.adjudication);
+        assert_eq!(again.fault_rules, cfg.fault_rules);
+        assert_eq!(again.pgn_out, cfg.pgn_out);
+        assert_eq!((again.startup, again.ping), (cfg.startup, cfg.ping));
+        assert_eq!(again.sprt, cfg.sprt);
+        assert_eq!(again.results, cfg.results);
+        assert!(again.resume);
+        // What the options said, read from the record's own fields (not only equal to itself).
+        assert_eq!(record.engines[0].limits.nodes, Some(500));
+        assert_eq!(record.engines[1].limits.movetime_ms, Some(250));
+        assert_eq!(record.engines[0].limits.tc.unwrap().moves, 40);
+        assert_eq!(record.fault_rules.max_share, 0.07);
+        assert_eq!(
+            (record.rounds, record.games_per_round, record.concurrency),
+            (9, 1, 3)
+        );
+        assert_eq!(record.tournament, Mode::RoundRobin);
+        assert_eq!(cfg.openings.len(), 3);
+        // A resume's --rounds extends the run; other options stay as recorded.
+        let now = parse(&format!(
+            "--resume {} --rounds 20 --concurrency 1 --quiet",
+            results.display()
+        ));
+        let longer = resume_config(record.clone(), &now).unwrap();
+        assert_eq!((longer.rounds, longer.concurrency), (20, 3));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn openings_given_in_code_are_recorded_whole() {
+        let opening = crate::game::Opening {
+            fen: None,
+            moves: w("e2e4 e7e5"),
+            origin: None,
+        };
+        let e = engine_from_words(&[], &w("cmd=/bin/true")).unwrap();
+        let cfg = MatchConfig::new(vec![e.clone(), e], vec![opening]);
+        let record = RunRecord::of(&cfg);
+        let back = record.config(false).unwrap();
+        assert_eq!(back.openings, cfg.openings);
+        assert_eq!(RunRecord::of(&back), record);
     }
 }

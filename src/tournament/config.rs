@@ -8,17 +8,25 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// One participant: how to start it and how it may search.
-#[derive(Debug, Clone)]
+/// One participant: how to start it and how it may search. As data, it is an engine of a run's
+/// record ([`super::record::RunRecord`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EngineConfig {
     /// Command, arguments, name, directory and UCI options.
     pub spec: EngineSpec,
     /// Its time control or other limits.
     pub limits: Limits,
+    /// The git revision `spec.cmd` was built from, for an engine given as `rev:REV` (a resumed
+    /// run rebuilds it there when the cached build is gone).
+    #[serde(default)]
+    pub revision: Option<super::revision::Revision>,
 }
 
 /// Who plays whom when there are more than two engines (`--tournament`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Mode {
     /// The first engine plays each of the others.
     Gauntlet,
@@ -36,6 +44,9 @@ pub struct MatchConfig {
     pub openings: Vec<Opening>,
     /// The book's path as the user gave it (PGN `Opening` tags name it with the line), or empty.
     pub book_name: String,
+    /// Where `openings` came from, for the run's record; `None`: they were given in code, and
+    /// the record stores them whole.
+    pub book: Option<crate::openings::BookSource>,
     /// Rounds; each round plays one opening per pairing.
     pub rounds: u32,
     /// Games per round and pairing: 2 = a pair with colours swapped, 1 = single games.
@@ -70,14 +81,18 @@ pub struct MatchConfig {
     pub resume: bool,
     /// Stop when this SPRT decides (two engines only).
     pub sprt: Option<Sprt>,
+    /// Where the SPRT's chart goes (default: beside the results file).
+    pub plot: Option<PathBuf>,
+    /// The two-stage SPRT this run is a stage of: both stages, kept in each stage's record so
+    /// that either file resumes the pipeline (`cmd::sprt_stages` reads it; the runner only
+    /// stores it).
+    pub stages: Option<super::record::StagesRecord>,
     /// Print the interim report every this many games (0 = never).
     pub rating_interval: u64,
     /// Show the progress bar and per-game lines.
     pub progress: bool,
     /// Event name for PGN.
     pub event: String,
-    /// The command-line words that made this config (stored in the results file for `--resume`).
-    pub args: Vec<String>,
 }
 
 impl MatchConfig {
@@ -97,6 +112,7 @@ impl MatchConfig {
             engines,
             openings,
             book_name: String::new(),
+            book: None,
             rounds: 1,
             games_per_round: 2,
             concurrency: 1,
@@ -114,10 +130,11 @@ impl MatchConfig {
             results: None,
             resume: false,
             sprt: None,
+            plot: None,
+            stages: None,
             rating_interval: 0,
             progress: false,
             event: "Sable match".to_owned(),
-            args: Vec::new(),
         }
     }
 }

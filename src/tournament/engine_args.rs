@@ -65,6 +65,7 @@ pub fn engine_from_words(each: &[String], own: &[String]) -> Result<EngineConfig
     let mut e = EngineConfig {
         spec: EngineSpec::default(),
         limits: Limits::default(),
+        revision: None,
     };
     apply_words(&mut e, each)?;
     apply_words(&mut e, own)?;

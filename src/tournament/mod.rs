@@ -13,6 +13,7 @@ pub mod interrupt;
 pub mod lock;
 pub mod naming;
 pub(crate) mod preflight;
+pub mod record;
 pub mod report;
 pub mod resume;
 pub mod revision;
@@ -24,6 +25,7 @@ pub mod syzygy_report;
 mod tally;
 
 pub use config::{EngineConfig, MatchConfig, MatchOutcome, Mode};
+pub use record::RunRecord;
 pub use runner::run_match;
 
 /// Exit code of a run stopped by a broken setup or faulty engines: no verdict. Distinct from

@@ -203,6 +203,7 @@ mod tests {
                 ..EngineSpec::new("/bin/true")
             },
             limits,
+            revision: None,
         };
         MatchConfig::new(vec![e("a"), e("b")], vec![])
     }

@@ -39,6 +39,18 @@ pub enum ResultsError {
     JournalWrite(std::io::Error),
     /// A game or the summary could not be encoded as JSON.
     Encode(serde_json::Error),
+    /// A results file with nothing to resume from: neither a record nor (version 1) words.
+    NoRecord {
+        /// The file.
+        file: PathBuf,
+    },
+    /// A results file written by a newer harness.
+    Newer {
+        /// The file.
+        file: PathBuf,
+        /// Its version.
+        version: u32,
+    },
 }
 
 impl fmt::Display for ResultsError {
@@ -53,6 +65,19 @@ impl fmt::Display for ResultsError {
             }
             ResultsError::JournalWrite(cause) => write!(f, "writing the journal: {cause}"),
             ResultsError::Encode(cause) => write!(f, "{cause}"),
+            ResultsError::NoRecord { file } => write!(
+                f,
+                "{}: holds no record of its run (neither `record` nor the `args` of a version 1 \
+                 file), so it cannot be resumed; start the run again with its options and a new \
+                 --results file",
+                file.display()
+            ),
+            ResultsError::Newer { file, version } => write!(
+                f,
+                "{}: results file version {version}, newer than this harness reads \
+                 ({RESULTS_VERSION}); resume it with the harness that wrote it",
+                file.display()
+            ),
         }
     }
 }
@@ -95,6 +120,11 @@ pub struct GameEntry {
     /// A fingerprint of the players and every move (to find games that repeat exactly).
     #[serde(default)]
     pub moves_hash: Option<u64>,
+    /// The PGN file's length once this game was written to it (the PGN is written before the
+    /// journal line): a resume cuts the PGN back to the last journaled game's end, so a game
+    /// written but not journaled when the run was killed (or half written) is not kept twice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pgn_end: Option<u64>,
 }
 
 impl GameEntry {
@@ -113,6 +143,7 @@ impl GameEntry {
             plies: record.moves.len(),
             duration_ms: record.duration_ms,
             moves_hash: Some(fingerprint(job, record)),
+            pgn_end: None,
         }
     }
 }
@@ -178,12 +209,21 @@ pub struct PairingSummary {
     pub llr: Option<f64>,
 }
 
+/// The version of [`ResultsFile`] this harness writes. 1: the run stored as its command-line
+/// words (`args`); 2: as a typed record (`record`).
+pub const RESULTS_VERSION: u32 = 2;
+
 /// The whole file.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ResultsFile {
-    /// Format version.
+    /// Format version ([`RESULTS_VERSION`] when written).
     pub version: u32,
-    /// The command-line words of the match (re-parsed by `--resume`).
+    /// What `--resume` needs to play the rest of the run.
+    #[serde(default)]
+    pub record: Option<super::record::RunRecord>,
+    /// Legacy (version 1): the command-line words of the run. Read only to resume a file
+    /// written before the record (converted once, through the old parser); never written.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub args: Vec<String>,
     /// Engine names by index.
     pub engines: Vec<String>,
@@ -210,6 +250,16 @@ pub struct ResultsFile {
     /// The joint rating list of a match of more than two engines.
     #[serde(default)]
     pub ratings: Option<crate::stats::ratings::RatingList>,
+}
+
+/// What a results file holds to resume its run.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StoredRun {
+    /// The run as data (version 2 on).
+    Record(Box<super::record::RunRecord>),
+    /// Legacy: the command-line words of a version 1 file, which only the old parser (kept in
+    /// `cmd::legacy_resume` for this alone) turns into a run.
+    Legacy(Vec<String>),
 }
 
 /// The journal path for a results file: `match.json` → `match.json.games.jsonl`.
@@ -266,6 +316,23 @@ impl ResultsFile {
         })
     }
 
+    /// What the file holds to resume its run: its record, or the words of a version 1 file.
+    pub fn stored_run(self, path: &Path) -> Result<StoredRun, ResultsError> {
+        if self.version > RESULTS_VERSION {
+            return Err(ResultsError::Newer {
+                file: path.to_owned(),
+                version: self.version,
+            });
+        }
+        match (self.record, self.args) {
+            (Some(record), _) => Ok(StoredRun::Record(Box::new(record))),
+            (None, words) if !words.is_empty() => Ok(StoredRun::Legacy(words)),
+            (None, _) => Err(ResultsError::NoRecord {
+                file: path.to_owned(),
+            }),
+        }
+    }
+
     /// Writes the file atomically (temporary file + rename), so a kill never leaves half a file.
     pub fn save(&self, path: &Path) -> Result<(), ResultsError> {
         let tmp = path.with_extension("json.tmp");
@@ -296,6 +363,7 @@ mod tests {
             plies: 80,
             duration_ms: 1234,
             moves_hash: Some(99),
+            pgn_end: Some(1000),
         };
         let f = ResultsFile {
             version: 1,

@@ -137,8 +137,19 @@ pub fn build_revision(
     Ok(exe)
 }
 
+/// The git revision an engine was built from: as the user named it and as it was pinned.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Revision {
+    /// As given (`HEAD~1`, `WORKTREE`, a branch).
+    pub rev: String,
+    /// Its cache key when it was built: the commit hash, with `-dirty-<fingerprint>` for a
+    /// working tree with uncommitted changes.
+    pub commit: String,
+}
+
 /// Replaces an engine's `cmd=rev:REV` by the path of sable built at that revision (named REV
-/// unless it has a name); other engines are left alone. `verbose` prints the build steps.
+/// unless it has a name) and pins the commit in `e.revision`; other engines are left alone.
+/// `verbose` prints the build steps.
 pub fn resolve_engine_revision(e: &mut super::EngineConfig, verbose: bool) -> Result<(), String> {
     let Some(rev) = e.spec.cmd.strip_prefix("rev:") else {
         return Ok(());
@@ -150,10 +161,40 @@ pub fn resolve_engine_revision(e: &mut super::EngineConfig, verbose: bool) -> Re
             eprintln!("{line}");
         }
     };
+    let commit = revision_key(&repo, &rev)?;
     let exe = build_revision(&repo, &rev, &mut log)?;
     if e.spec.name.is_none() {
-        e.spec.name = Some(rev);
+        e.spec.name = Some(rev.clone());
     }
+    e.spec.cmd = exe.to_string_lossy().into_owned();
+    e.revision = Some(Revision { rev, commit });
+    Ok(())
+}
+
+/// Makes sure a resumed run's pinned engine is there: a `rev:` build removed from the cache
+/// since is built again at its pinned commit (the same binary, as builds are reproducible
+/// enough for a match); a working tree's uncommitted build cannot be, and says so.
+pub fn ensure_pinned_build(e: &mut super::EngineConfig, verbose: bool) -> Result<(), String> {
+    let Some(pin) = &e.revision else {
+        return Ok(());
+    };
+    if Path::new(&e.spec.cmd).exists() {
+        return Ok(());
+    }
+    if pin.commit.contains("-dirty-") {
+        return Err(format!(
+            "{} (rev:{} with uncommitted changes) is gone and cannot be built again; start a \
+             new run",
+            e.spec.cmd, pin.rev
+        ));
+    }
+    let repo = repo_root()?;
+    let mut log = |line: &str| {
+        if verbose {
+            eprintln!("{line}");
+        }
+    };
+    let exe = build_revision(&repo, &pin.commit, &mut log)?;
     e.spec.cmd = exe.to_string_lossy().into_owned();
     Ok(())
 }

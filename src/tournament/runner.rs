@@ -52,6 +52,10 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
             return Ok(state.outcome);
         }
     };
+    // The record is on disk before the first game: a run killed from here on resumes.
+    if let Some(path) = &cfg.results {
+        state.save(cfg, path)?;
+    }
     for w in preflight::opening_warnings(cfg, &jobs, openings.len()) {
         progress.warn(&w);
     }
@@ -134,6 +138,9 @@ fn resume(cfg: &MatchConfig, state: &mut Tally) -> anyhow::Result<HashSet<u64>> 
     }
     let mut done = HashSet::new();
     for entry in read_journal(&journal_path(path))? {
+        if entry.pgn_end.is_some() {
+            state.pgn_end = entry.pgn_end;
+        }
         if done.insert(entry.id) {
             state.apply(cfg, &entry);
             state.outcome.resumed += 1;
@@ -239,7 +246,7 @@ impl<'a> Collector<'a> {
         progress: &'a Progress,
         state: &mut Tally,
     ) -> anyhow::Result<Collector<'a>> {
-        state.pgn = open_pgn(cfg)?;
+        state.pgn = open_pgn(cfg, state.pgn_end, progress)?;
         if let Some(path) = &cfg.results {
             state.journal = Some(open_journal(&journal_path(path))?);
         }
@@ -264,7 +271,7 @@ impl<'a> Collector<'a> {
         mut record: GameRecord,
     ) -> anyhow::Result<()> {
         let (cfg, progress) = (self.cfg, self.progress);
-        let entry = GameEntry::new(job, &record);
+        let mut entry = GameEntry::new(job, &record);
         progress.game_line(job, &record);
         if let Some(text) = fault_output(&record) {
             progress.warn(&text);
@@ -279,6 +286,7 @@ impl<'a> Collector<'a> {
             pgn.write_all(write_game(&record, &header).as_bytes())
                 .context("writing the PGN file")?;
             pgn.flush().context("writing the PGN file")?;
+            entry.pgn_end = Some(pgn.metadata().context("the PGN file")?.len());
         }
         state.apply(cfg, &entry);
         if let Some(journal) = state.journal.as_mut() {
@@ -356,9 +364,10 @@ fn keep_case(files: &mut FailureFiles, case: &crate::game::FailureCase, progress
     }
 }
 
-/// This run in words, for the lock file: the command line.
+/// This run in words, for the lock file: its kind and engines.
 fn holder(cfg: &MatchConfig) -> String {
-    format!("harness {} {}", cfg.kind(), cfg.args.join(" "))
+    let names: Vec<String> = cfg.engines.iter().map(|e| e.spec.display_name()).collect();
+    format!("harness {} ({})", cfg.kind(), names.join(" vs "))
 }
 
 /// The faulty engine's last lines, for the user to see why it lost.
@@ -380,16 +389,36 @@ fn fault_output(record: &GameRecord) -> Option<String> {
     Some(text)
 }
 
-fn open_pgn(cfg: &MatchConfig) -> anyhow::Result<Option<std::fs::File>> {
+/// Opens the PGN for appending. A resumed run's PGN is first cut back to `journaled`, the end
+/// of the last game its journal holds: what follows is a game the killed run wrote but did
+/// not journal (or only half wrote), which this run plays again.
+fn open_pgn(
+    cfg: &MatchConfig,
+    journaled: Option<u64>,
+    progress: &Progress,
+) -> anyhow::Result<Option<std::fs::File>> {
     let Some(path) = &cfg.pgn_out else {
         return Ok(None);
     };
+    let what = || format!("cannot open the PGN file (--pgnout) {}", path.display());
     // Appended to, never truncated (as fastchess does): earlier games are never lost.
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(path)
-        .with_context(|| format!("cannot open the PGN file (--pgnout) {}", path.display()))?;
+        .with_context(what)?;
+    if let (true, Some(end)) = (cfg.resume, journaled) {
+        let len = file.metadata().with_context(what)?.len();
+        if len > end {
+            file.set_len(end).with_context(what)?;
+            progress.warn(&format!(
+                "{}: cut back by {} bytes to its last recorded game (written, not yet \
+                 recorded, when the run stopped; it is played again)",
+                path.display(),
+                len - end
+            ));
+        }
+    }
     Ok(Some(file))
 }
 

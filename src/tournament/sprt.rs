@@ -92,6 +92,7 @@ mod tests {
                 nodes: Some(1),
                 ..Limits::default()
             },
+            revision: None,
         }
     }
 

@@ -5,7 +5,8 @@
 //! (`sprt.json` -> `sprt.stc.json`, `sprt.ltc.json`), so either file resumes the whole pipeline:
 //! a decided stage resumes to its decision at once, without a game. `rev:` engines are built
 //! once, before the first stage, and both stages play those very binaries (a working tree
-//! edited during the short stage does not change what the long stage tests).
+//! edited during the short stage does not change what the long stage tests): each stage's
+//! record holds both stages (`tournament::record::StagesRecord`) with their pinned builds.
 //!
 //! This module is pure: the stage specifications, the order of the stages and the report; the
 //! stages' file names are `tournament::naming`'s ([`super::naming::stage_file`]).
@@ -76,57 +77,6 @@ impl StageSpec {
             self.each.join(" ")
         }
     }
-}
-
-/// The command-line words with every `rev:` engine (`--dev rev:X`, `--base rev:X`,
-/// `cmd=rev:X`) replaced by the binary `build` returns for it, so that both stages and any
-/// resume play the same builds. An `--engine cmd=rev:X` without `name=` gets `name=X`, the
-/// name the revision would have had.
-pub fn pin_revisions(
-    words: &[String],
-    mut build: impl FnMut(&str) -> Result<String, String>,
-) -> Result<Vec<String>, String> {
-    let mut out: Vec<String> = Vec::with_capacity(words.len());
-    let mut i = 0;
-    while i < words.len() {
-        let w = &words[i];
-        let flag = ["--dev", "--base"].iter().find(|f| *w == **f);
-        if let (Some(_), Some(next)) = (flag, words.get(i + 1)) {
-            out.push(w.clone());
-            out.push(match next.strip_prefix("rev:") {
-                Some(rev) => build(rev)?,
-                None => next.clone(),
-            });
-            i += 2;
-            continue;
-        }
-        if let Some((flag, rev)) = ["--dev=rev:", "--base=rev:"]
-            .iter()
-            .find_map(|p| w.strip_prefix(p).map(|rev| (&p[..p.len() - 4], rev)))
-        {
-            out.push(format!("{flag}{}", build(rev)?));
-        } else if let Some(rev) = w.strip_prefix("cmd=rev:") {
-            out.push(format!("cmd={}", build(rev)?));
-            let group_end = words[i + 1..]
-                .iter()
-                .position(|x| x.starts_with("--"))
-                .map_or(words.len(), |p| i + 1 + p);
-            let group_start = words[..i]
-                .iter()
-                .rposition(|x| x.starts_with("--"))
-                .map_or(0, |p| p + 1);
-            if !words[group_start..group_end]
-                .iter()
-                .any(|x| x.starts_with("name="))
-            {
-                out.push(format!("name={rev}"));
-            }
-        } else {
-            out.push(w.clone());
-        }
-        i += 1;
-    }
-    Ok(out)
 }
 
 /// What one stage ended with.
@@ -241,24 +191,6 @@ mod tests {
         assert!(StageSpec::parse("ltc", "fast")
             .unwrap_err()
             .contains("`fast`"));
-    }
-
-    #[test]
-    fn revisions_are_pinned_once_with_their_names() {
-        let mut built = Vec::new();
-        let words = w("--dev rev:WORKTREE --base=rev:HEAD~1 --engine cmd=rev:v1 tc=1 --engine cmd=rev:v2 name=old --each tc=1");
-        let pinned = pin_revisions(&words, |rev| {
-            built.push(rev.to_owned());
-            Ok(format!("/cache/{rev}/sable"))
-        })
-        .unwrap();
-        assert_eq!(
-            pinned,
-            w("--dev /cache/WORKTREE/sable --base=/cache/HEAD~1/sable --engine cmd=/cache/v1/sable name=v1 tc=1 --engine cmd=/cache/v2/sable name=old --each tc=1")
-        );
-        assert_eq!(built, w("WORKTREE HEAD~1 v1 v2"));
-        let err = pin_revisions(&w("--dev rev:nope"), |_| Err("no such commit".into()));
-        assert_eq!(err.unwrap_err(), "no such commit");
     }
 
     #[test]

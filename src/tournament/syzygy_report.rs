@@ -86,6 +86,7 @@ mod tests {
             plies: 30,
             duration_ms: 10,
             moves_hash: None,
+            pgn_end: None,
         }
     }
 

@@ -22,6 +22,8 @@ pub(super) struct Tally {
     pub(super) consecutive: Vec<u32>,
     /// Fingerprints of the games so far, to find exact repeats.
     pub(super) seen: HashSet<u64>,
+    /// Where the PGN's last journaled game ends (a resume cuts what follows).
+    pub(super) pgn_end: Option<u64>,
 }
 
 impl Tally {
@@ -55,8 +57,8 @@ impl Tally {
                 games_rated: Vec::new(),
             },
             file: ResultsFile {
-                version: 1,
-                args: cfg.args.clone(),
+                version: super::resume::RESULTS_VERSION,
+                record: Some(super::record::RunRecord::of(cfg)),
                 engines: names.clone(),
                 scheduled,
                 ..ResultsFile::default()
@@ -65,6 +67,7 @@ impl Tally {
             journal: None,
             consecutive: vec![0; names.len()],
             seen: HashSet::new(),
+            pgn_end: None,
         }
     }
 
@@ -231,6 +234,7 @@ mod tests {
                 nodes: Some(1),
                 ..Limits::default()
             },
+            revision: None,
         };
         let mut cfg = MatchConfig::new(vec![e("dev"), e("base")], vec![]);
         cfg.sprt = Some(Sprt::new(0.0, 10.0, 0.05, 0.05, Model::Normalized).unwrap());
@@ -270,6 +274,7 @@ mod tests {
             plies: 10,
             duration_ms: 1,
             moves_hash: Some(id),
+            pgn_end: None,
         }
     }
 

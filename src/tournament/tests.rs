@@ -13,7 +13,11 @@ fn engine(flags: &[&str], name: &str) -> EngineConfig {
         margin_ms: 100,
         ..Limits::default()
     };
-    EngineConfig { spec, limits }
+    EngineConfig {
+        spec,
+        limits,
+        revision: None,
+    }
 }
 
 #[test]
@@ -143,6 +147,7 @@ fn stockfish_pair_with_node_limits_has_no_faults() {
             nodes: Some(2000),
             ..Limits::default()
         },
+        revision: None,
     };
     let opening = Opening {
         fen: None,

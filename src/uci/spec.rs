@@ -4,7 +4,8 @@ use std::fmt;
 use std::path::PathBuf;
 
 /// How to start one engine: command, arguments, display name, working directory, UCI options.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct EngineSpec {
     /// The program: a path, or a name looked up in `PATH`.
     pub cmd: String,
