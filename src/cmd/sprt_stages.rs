@@ -5,7 +5,8 @@
 use super::sprt::{play, Args, Stored};
 use crate::stats::Sprt;
 use crate::tournament::cli::{build_config_from_words, own_words, parse_stored};
-use crate::tournament::naming::{main_of, stage_file};
+use crate::plumbing::output::first_free;
+use crate::tournament::naming::{is_taken, main_of, stage_file};
 use crate::tournament::resume::ResultsFile;
 use crate::tournament::revision::{build_revision, repo_root};
 use crate::tournament::stages::{
@@ -14,7 +15,7 @@ use crate::tournament::stages::{
 use crate::tournament::{interrupt, MatchConfig};
 use anyhow::{bail, Context as _};
 use clap::Parser as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Runs the two stages when the command asks for them (`--stc`/`--ltc`, or `--resume` of a
 /// stage's file); `None` for an ordinary SPRT.
@@ -122,17 +123,37 @@ fn staged(now: &Args) -> anyhow::Result<Option<Staged>> {
     let args = Stored::try_parse_from(&words)
         .context("the command line with its revisions built")?
         .args;
-    let main = args
-        .match_args
-        .results
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("sprt.json"));
+    let main = match args.match_args.results.clone() {
+        Some(main) => main,
+        None => default_main(),
+    };
     Ok(Some(Staged {
         args,
         words,
         main,
         resumed: None,
     }))
+}
+
+/// The main name of a two-stage SPRT given no `--results`: `sprt.json` (stages `sprt.stc.json`,
+/// `sprt.ltc.json`), numbered as a one-stage run's default name is (`sprt-2.json`) when an
+/// earlier run used either stage's name, which is then said with how to continue that run.
+fn default_main() -> PathBuf {
+    let first = Path::new("sprt.json");
+    let taken = |main: &Path| STAGES.iter().any(|s| is_taken(&stage_file(main, s)));
+    let main = first_free(first, taken);
+    if main != first {
+        let old = stage_file(first, STAGES[0]);
+        eprintln!(
+            "note: {} is taken by an earlier run (continue that one with `harness sprt --resume \
+             {}`); this run writes {} and {}",
+            old.display(),
+            old.display(),
+            stage_file(&main, STAGES[0]).display(),
+            stage_file(&main, STAGES[1]).display()
+        );
+    }
+    main
 }
 
 /// Stage `k`'s match and its results file: the stored words with the stage's own, resuming
