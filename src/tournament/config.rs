@@ -78,6 +78,9 @@ pub struct MatchConfig {
     pub event: String,
     /// The command-line words that made this config (stored in the results file for `--resume`).
     pub args: Vec<String>,
+    /// Play on with settings of options the engines do not declare (warned about); without it
+    /// such a setting stops the run before any game.
+    pub allow_unknown_options: bool,
 }
 
 impl MatchConfig {
@@ -118,6 +121,7 @@ impl MatchConfig {
             progress: false,
             event: "Sable match".to_owned(),
             args: Vec::new(),
+            allow_unknown_options: false,
         }
     }
 }
