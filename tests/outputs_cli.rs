@@ -41,7 +41,12 @@ fn refused_then_forced(dir: &Path, taken: &str, flag: &str, args: &[&str], force
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "old", "{args:?}");
     if forced_runs {
         let out = harness_in(dir, &[args, &["--force"]].concat());
-        assert_eq!(out.status.code(), Some(0), "{args:?} --force: {}", text(&out));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?} --force: {}",
+            text(&out)
+        );
         assert_ne!(std::fs::read_to_string(&path).unwrap(), "old", "{args:?}");
     }
 }
@@ -53,22 +58,56 @@ fn a_named_output_that_exists_is_refused_before_any_work_unless_forced() {
     std::fs::write(dir.join("games.pgn"), PGN).unwrap();
     let engine = format!("cmd={FAULTY}");
     let epd = ["epd", "forced.epd", "--nodes", "1", "--engine", &engine];
-    refused_then_forced(&dir, "bk.csv", "--csv", &[&epd[..], &["--csv", "bk.csv"]].concat(), true);
+    refused_then_forced(
+        &dir,
+        "bk.csv",
+        "--csv",
+        &[&epd[..], &["--csv", "bk.csv"]].concat(),
+        true,
+    );
     let ratings = ["ratings", "games.pgn"];
     for (file, flag) in [("list.csv", "--csv"), ("list.json", "--json")] {
-        refused_then_forced(&dir, file, flag, &[&ratings[..], &[flag, file]].concat(), true);
+        refused_then_forced(
+            &dir,
+            file,
+            flag,
+            &[&ratings[..], &[flag, file]].concat(),
+            true,
+        );
     }
     let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/data/sample.csv");
     let tune = ["tune", sample, "--init", "material", "--epochs", "0"];
-    refused_then_forced(&dir, "w.json", "--out", &[&tune[..], &["-o", "w.json"]].concat(), true);
+    refused_then_forced(
+        &dir,
+        "w.json",
+        "--out",
+        &[&tune[..], &["-o", "w.json"]].concat(),
+        true,
+    );
     // The loss curve's picture and its CSV are one output: either taken refuses both.
     let curve = [&tune[..], &["-o", "w2.json", "--curve", "loss.svg"]].concat();
     refused_then_forced(&dir, "loss.csv", "--curve", &curve, false);
-    let book = ["book", "--count", "1", "--depth", "1", "--engine", &engine, "--out", "b.epd"];
+    let book = [
+        "book", "--count", "1", "--depth", "1", "--engine", &engine, "--out", "b.epd",
+    ];
     refused_then_forced(&dir, "b.epd", "--out", &book, true);
-    let suite_gen = ["suite-gen", "--random-playouts", "1", "--oracle", &engine, "--out", "s.epd"];
+    let suite_gen = [
+        "suite-gen",
+        "--random-playouts",
+        "1",
+        "--oracle",
+        &engine,
+        "--out",
+        "s.epd",
+    ];
     refused_then_forced(&dir, "s.epd", "--out", &suite_gen, false);
-    refused_then_forced(&dir, "c.json", "--json", &["check", "--json", "c.json"], false);
+    refused_then_forced(
+        &dir,
+        "c.json",
+        "--json",
+        &["check", "--json", "c.json"],
+        false,
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -78,7 +117,10 @@ fn a_taken_default_name_moves_to_a_numbered_one_with_a_note() {
     std::fs::create_dir_all(dir.join("suites")).unwrap();
     std::fs::write(dir.join("suites/openings.epd"), "old").unwrap();
     let engine = format!("cmd={FAULTY}");
-    let out = harness_in(&dir, &["book", "--count", "1", "--depth", "1", "--engine", &engine]);
+    let out = harness_in(
+        &dir,
+        &["book", "--count", "1", "--depth", "1", "--engine", &engine],
+    );
     let all = text(&out);
     assert_eq!(out.status.code(), Some(0), "{all}");
     assert!(
@@ -88,9 +130,15 @@ fn a_taken_default_name_moves_to_a_numbered_one_with_a_note() {
         ),
         "{all}"
     );
-    assert_eq!(std::fs::read_to_string(dir.join("suites/openings.epd")).unwrap(), "old");
     assert_eq!(
-        std::fs::read_to_string(dir.join("suites/openings-2.epd")).unwrap().lines().count(),
+        std::fs::read_to_string(dir.join("suites/openings.epd")).unwrap(),
+        "old"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("suites/openings-2.epd"))
+            .unwrap()
+            .lines()
+            .count(),
         1
     );
     std::fs::remove_dir_all(&dir).ok();

@@ -1,7 +1,7 @@
 //! `harness ratings FILE.pgn...`: one rating list for every engine in the games.
 
-use crate::stats::ratings::{self, games::PgnGames, Anchor};
 use crate::plumbing::output;
+use crate::stats::ratings::{self, games::PgnGames, Anchor};
 use anyhow::{bail, Context as _};
 use std::path::PathBuf;
 
@@ -52,6 +52,19 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
                 s if s.is_empty() => "the files hold no games".to_owned(),
                 s => s,
             }
+        );
+    }
+    // Games of one engine against itself (one name) rate nothing: a list of one is no answer.
+    if input.names.len() < 2 {
+        bail!(
+            "the games in {} are all played by one engine ({}): a rating list needs games \
+             between at least two engines",
+            args.pgn
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            input.names.join(", ")
         );
     }
     let anchor = match &args.anchor {

@@ -3,9 +3,9 @@
 //! stage's match from the command line and plays it with `cmd::sprt::play`.
 
 use super::sprt::{play, Args, Stored};
+use crate::plumbing::output::first_free;
 use crate::stats::Sprt;
 use crate::tournament::cli::{build_config_from_words, own_words, parse_stored};
-use crate::plumbing::output::first_free;
 use crate::tournament::naming::{is_taken, main_of, stage_file};
 use crate::tournament::resume::ResultsFile;
 use crate::tournament::revision::{build_revision, repo_root};

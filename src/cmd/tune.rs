@@ -5,8 +5,8 @@
 //! weights file the engine loads (`setoption name EvalFile value FILE`). The run itself is
 //! [`crate::tune::run`]; this module parses the arguments.
 
-use crate::tune::run::{self, parse_init, Init, Options};
 use crate::plumbing::output::{self, Policy};
+use crate::tune::run::{self, parse_init, Init, Options};
 use std::path::{Path, PathBuf};
 
 /// Options of this subcommand.

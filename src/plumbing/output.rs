@@ -193,7 +193,11 @@ mod tests {
     fn a_free_name_is_kept_under_every_policy() {
         let d = dir("free");
         let path = d.join("a.csv");
-        for policy in [Policy::Number, Policy::Replace, Policy::Refuse { flag: "--csv" }] {
+        for policy in [
+            Policy::Number,
+            Policy::Replace,
+            Policy::Refuse { flag: "--csv" },
+        ] {
             let c = claim(&path, policy).unwrap();
             assert_eq!((c.path.as_path(), c.note()), (path.as_path(), None));
         }
@@ -208,16 +212,25 @@ mod tests {
         let err = claim(&path, Policy::Refuse { flag: "--csv" }).unwrap_err();
         let text = err.to_string();
         assert!(text.contains("a.csv exists already"), "{text}");
-        assert!(text.contains("--force") && text.contains("give --csv another"), "{text}");
+        assert!(
+            text.contains("--force") && text.contains("give --csv another"),
+            "{text}"
+        );
         assert_eq!(claim(&path, Policy::Replace).unwrap().path, path);
         let numbered = claim(&path, Policy::Number).unwrap();
         assert_eq!(numbered.path, d.join("a-2.csv"));
         let note = numbered.note().unwrap();
-        assert!(note.starts_with("note: ") && note.contains("a-2.csv"), "{note}");
+        assert!(
+            note.starts_with("note: ") && note.contains("a-2.csv"),
+            "{note}"
+        );
         // The claim itself writes nothing: the old file is untouched.
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
         std::fs::write(d.join("a-2.csv"), "").unwrap();
-        assert_eq!(claim(&path, Policy::Number).unwrap().path, d.join("a-3.csv"));
+        assert_eq!(
+            claim(&path, Policy::Number).unwrap().path,
+            d.join("a-3.csv")
+        );
         std::fs::remove_dir_all(&d).ok();
     }
 
@@ -227,7 +240,9 @@ mod tests {
         assert_eq!(first_free(Path::new("x"), taken), Path::new("x-3"));
         let taken = |p: &Path| p == Path::new("dir/r.json");
         assert_eq!(
-            claim_with(Path::new("dir/r.json"), Policy::Number, taken).unwrap().path,
+            claim_with(Path::new("dir/r.json"), Policy::Number, taken)
+                .unwrap()
+                .path,
             Path::new("dir/r-2.json")
         );
     }

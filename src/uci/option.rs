@@ -192,7 +192,10 @@ mod tests {
              Threads, Move Overhead)"
         );
         // Case is ignored as the engine ignores it; a far name gets no guess.
-        assert_eq!(UnknownOption::new("threds", &declared).nearest.as_deref(), Some("Threads"));
+        assert_eq!(
+            UnknownOption::new("threds", &declared).nearest.as_deref(),
+            Some("Threads")
+        );
         assert_eq!(UnknownOption::new("Contempt", &declared).nearest, None);
     }
 
