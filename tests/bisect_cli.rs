@@ -377,6 +377,27 @@ fn bisect_refuses_bad_ranges_and_engine_options() {
 }
 
 #[test]
+fn bisect_help_lists_only_the_options_it_takes() {
+    let out = Command::new(HARNESS)
+        .args(["bisect", "--help"])
+        .output()
+        .unwrap();
+    let help = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{help}");
+    let options: Vec<&str> = help
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("--"))
+        .filter_map(|l| l.split([' ', '=']).next())
+        .collect();
+    for refused in ["engine", "dev", "base", "results", "resume"] {
+        assert!(!options.contains(&refused), "--{refused} listed: {help}");
+    }
+    for taken in ["good", "bad", "test", "each", "rounds", "concurrency"] {
+        assert!(options.contains(&taken), "--{taken} missing: {help}");
+    }
+}
+
+#[test]
 fn bisect_resumes_after_ctrl_c() {
     let dir = temp_dir("bisect", "ctrl-c");
     let (repo, c) = make_history(&dir);

@@ -148,7 +148,7 @@ fn unreadable_lines_are_skipped_by_default_and_stop_a_strict_run() {
         "{err}"
     );
     assert!(
-        out.contains("Skipped 1 unreadable lines") && out.contains("--strict"),
+        out.contains("Skipped 1 unreadable line (") && out.contains("--strict"),
         "{out}"
     );
     assert_eq!(solved(&out, "bad"), (6, 6), "{out}");

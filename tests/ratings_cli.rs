@@ -135,12 +135,14 @@ fn awkward_games_are_said_and_bad_input_fails_clearly() {
     text_pgn.push_str("[Event \"t\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n");
     let pgn = dir.join("awkward.pgn");
     std::fs::write(&pgn, text_pgn).unwrap();
-    let csv = dir.join("l.csv");
+    let (csv, json) = (dir.join("l.csv"), dir.join("l.json"));
     let out = harness(&[
         "ratings",
         &pgn.display().to_string(),
         "--csv",
         &csv.display().to_string(),
+        "--json",
+        &json.display().to_string(),
     ]);
     let all = text(&out);
     assert!(out.status.success(), "{all}");
@@ -149,7 +151,7 @@ fn awkward_games_are_said_and_bad_input_fails_clearly() {
         "{all}"
     );
     assert!(
-        all.contains("1 games without a White or Black tag skipped"),
+        all.contains("1 game without a White or Black tag skipped"),
         "{all}"
     );
     assert!(
@@ -170,6 +172,36 @@ fn awkward_games_are_said_and_bad_input_fails_clearly() {
         .next()
         .unwrap()
         .starts_with("rank,name,elo,error,games"));
+    // The CSV's group of each engine is the JSON's (its index in `groups`), row for row.
+    let listed = read_json(&json);
+    let groups: Vec<String> = rows
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(7).unwrap().to_owned())
+        .collect();
+    let json_groups: Vec<String> = listed["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["group"].to_string())
+        .collect();
+    assert_eq!(groups, json_groups, "{rows}");
+    assert!(groups.contains(&"0".to_owned()) && groups.contains(&"1".to_owned()));
+
+    // Games of one engine against itself rate nothing: an error that says so, not an empty list.
+    let alone = dir.join("alone.pgn");
+    std::fs::write(
+        &alone,
+        game("sable", "sable", "1-0", "1") + &game("sable", "sable", "0-1", "2"),
+    )
+    .unwrap();
+    let out = harness(&["ratings", &alone.display().to_string()]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("all played by one engine (sable)"),
+        "{}",
+        text(&out)
+    );
 
     let empty = dir.join("empty.pgn");
     std::fs::write(&empty, game("a", "b", "*", "1")).unwrap();

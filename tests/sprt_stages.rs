@@ -170,3 +170,40 @@ fn a_run_killed_in_the_long_stage_resumes_there() {
     assert_eq!(journal(&ltc).len(), games.len(), "{}", text(&out));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_second_run_without_results_takes_numbered_names_as_a_one_stage_run_does() {
+    let dir = temp_dir("stages", "numbered");
+    // The same command without --results/--plot, run twice in one folder.
+    let mut a = args(
+        &dir,
+        "option.Skill=400 elo0=0 elo1=100",
+        "option.Skill=0 elo0=0 elo1=60",
+    );
+    let at = a.iter().position(|w| w == "--results").unwrap();
+    a.drain(at..at + 4);
+    let run = || {
+        Command::new(HARNESS)
+            .args(&a)
+            .current_dir(&dir)
+            .output()
+            .unwrap()
+    };
+    let first = run();
+    assert_eq!(first.status.code(), Some(1), "{}", text(&first));
+    let before = std::fs::read(dir.join("sprt.stc.json.games.jsonl")).unwrap();
+    let second = run();
+    let all = text(&second);
+    assert_eq!(second.status.code(), Some(1), "{all}");
+    assert!(
+        all.contains("note: sprt.stc.json is taken by an earlier run")
+            && all.contains("--resume sprt.stc.json")
+            && all.contains("this run writes sprt-2.stc.json and sprt-2.ltc.json"),
+        "{all}"
+    );
+    assert!(!journal(&dir.join("sprt-2.stc.json")).is_empty(), "{all}");
+    // The first run's files are as it left them.
+    let after = std::fs::read(dir.join("sprt.stc.json.games.jsonl")).unwrap();
+    assert!(!before.is_empty() && before == after, "{all}");
+    std::fs::remove_dir_all(&dir).ok();
+}

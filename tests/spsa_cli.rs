@@ -42,6 +42,35 @@ fn path(dir: &Path) -> Vec<f64> {
 }
 
 #[test]
+fn off_a_terminal_each_iteration_is_a_line_and_the_end_names_the_csv() {
+    let dir = temp_dir("spsa", "lines");
+    std::fs::write(dir.join("p.txt"), "Skill, int, 100, -1000, 1000, 40, 0.2\n").unwrap();
+    // Output captured by a pipe, as in a log file or CI: no bar is drawn there.
+    let out = Command::new(HARNESS)
+        .args([
+            "spsa",
+            "--engine",
+            &format!("cmd={FAULTY}"),
+            "args=--optimum Skill=0",
+        ])
+        .args(["--params", "p.txt", "--each", "tc=inf", "nodes=1"])
+        .args(["--iterations", "2", "--pairs-per", "1", "--maxmoves", "20"])
+        .args(["--out", "lines.csv"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    assert!(t.contains("SPSA: 0 of 2 iterations done"), "{t}");
+    assert!(
+        t.contains("SPSA iteration 1/2: Skill=") && t.contains("SPSA iteration 2/2: "),
+        "{t}"
+    );
+    assert!(t.contains("Iterations: lines.csv"), "{t}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn spsa_walks_a_parameter_to_the_engines_optimum_from_either_side() {
     for (target, start) in [(0, 300), (500, 100)] {
         let dir = temp_dir("spsa", &format!("walk{target}"));

@@ -192,9 +192,23 @@ fn no_output_overwrites_the_init_file_unless_told() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let before = std::fs::read(&init).unwrap();
     let rust = dir.join("defaults.rs");
-    // `--init tuned.json` with the default `-o tuned.json`, run where that file is, and
-    // `--emit-rust` pointed at the input: both refused before any work, the input untouched.
-    for extra in [vec![], vec!["--emit-rust", init.to_str().unwrap()]] {
+    // `--init tuned.json` with the default `-o tuned.json`, run where that file is: the default
+    // name moves aside (`plumbing::output`'s rule), the input untouched.
+    let o = Command::new(env!("CARGO_BIN_EXE_harness"))
+        .args(["tune", &sample(), "--init", "tuned.json", "--epochs", "1"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("note: tuned.json exists already and is kept; this run writes tuned-2.json"),
+        "{err}"
+    );
+    assert!(dir.join("tuned-2.json").exists(), "{err}");
+    assert_eq!(std::fs::read(&init).unwrap(), before);
+    // `--emit-rust` pointed at the input: refused before any work, the input untouched.
+    for extra in [vec!["--emit-rust", init.to_str().unwrap()]] {
         let mut args = vec![sample(), "--init".into(), "tuned.json".into()];
         args.extend(["--epochs", "3", "--lr", "50"].map(String::from));
         if !extra.is_empty() {
@@ -270,7 +284,13 @@ fn emit_rust_compiles_in_only_weights_that_won_an_sprt_against_the_shipped_engin
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let emit = |extra: &[&str]| {
         let mut args = vec!["tune", &sample, "--init", "material.json", "--epochs", "0"];
-        args.extend(["-o", "adopted.json", "--emit-rust", "defaults.rs"]);
+        args.extend([
+            "-o",
+            "adopted.json",
+            "--force",
+            "--emit-rust",
+            "defaults.rs",
+        ]);
         args.extend(extra);
         harness_in(&dir, &args)
     };

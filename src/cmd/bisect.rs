@@ -16,8 +16,18 @@ enum Switch {
     Off,
 }
 
-/// Options of this subcommand: the range, the test, the build, and the match options.
+/// Options of this subcommand: the range, the test, the build, and the match options. The
+/// match options that name engines or a results file are hidden from the help (bisect chooses
+/// those itself); given anyway, `run` refuses them with what to do instead, which says more
+/// than clap's "unexpected argument".
 #[derive(clap::Args, Debug)]
+#[command(
+    mut_arg("engine", |a| a.hide(true)),
+    mut_arg("dev", |a| a.hide(true)),
+    mut_arg("base", |a| a.hide(true)),
+    mut_arg("results", |a| a.hide(true)),
+    mut_arg("resume", |a| a.hide(true))
+)]
 pub struct Args {
     /// A revision where the engine is good (the base of every SPRT).
     #[arg(long, value_name = "REV")]

@@ -4,7 +4,7 @@
 use crate::game::Variant;
 use crate::openings::{generate, Generation};
 use crate::tournament::engine_args::engine_from_words;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Options of this subcommand.
 #[derive(clap::Args, Debug)]
@@ -28,9 +28,13 @@ pub struct Args {
     /// Seed of the random moves.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Output EPD file.
-    #[arg(long, default_value = "suites/openings.epd")]
-    pub out: PathBuf,
+    /// Output EPD file. Default: suites/openings.epd (numbered -2, -3, ... when taken).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Replace output files that exist already; without it a file named here that exists
+    /// stops the command before any work.
+    #[arg(long)]
+    pub force: bool,
     /// standard, or fischerandom: start from the 960 Chess960 positions (in order, so a count of
     /// 960 with --plies 0 is every start position) instead of the standard one.
     #[arg(long, default_value = "standard")]
@@ -48,6 +52,12 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     } else {
         args.engine.clone()
     };
+    let out = crate::plumbing::output::resolve(
+        args.out.as_deref(),
+        Path::new("suites/openings.epd"),
+        args.force,
+        "--out",
+    )?;
     let judge = engine_from_words(&[], &words).map_err(anyhow::Error::msg)?;
     let generation = Generation {
         count: args.count,
@@ -64,12 +74,12 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     });
     bar.finish_and_clear();
     let book = book?;
-    book.write(&args.out)?;
+    book.write(&out)?;
     eprintln!(
         "{} openings ({} tried) written to {}",
         book.lines.len(),
         book.tries,
-        args.out.display()
+        out.display()
     );
     Ok(0)
 }

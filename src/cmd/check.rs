@@ -20,9 +20,13 @@ pub struct Args {
     /// Skip these steps (repeatable or comma-separated).
     #[arg(long, value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(STEPS))]
     pub skip: Vec<String>,
-    /// Also write the results as JSON to this file.
+    /// Also write the results as JSON to this file (never an existing one, unless --force).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Replace output files that exist already; without it a file named here that exists
+    /// stops the command before any work.
+    #[arg(long)]
+    pub force: bool,
     /// Print every step's details, not only those of failed steps.
     #[arg(long, short)]
     pub verbose: bool,
@@ -46,12 +50,13 @@ impl Args {
 /// Runs the selected steps and prints the table; exit code 0 only when every step passed.
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let profile = args.profile();
+    let json = crate::plumbing::output::named(args.json.as_deref(), args.force, "--json")?;
     let mut outcomes: Vec<StepOutcome> = Vec::new();
     for &step in STEPS.iter().filter(|s| args.selected(s)) {
         outcomes.push(check::steps::run(step, profile));
     }
     print!("{}", check::render_table(&outcomes, args.verbose));
-    if let Some(path) = &args.json {
+    if let Some(path) = &json {
         check::write_json_report(path, profile, &outcomes)?;
     }
     Ok(if outcomes.iter().all(|o| o.passed) {

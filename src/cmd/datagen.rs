@@ -3,6 +3,7 @@
 
 use crate::datagen::run::{self as datagen_run, read_book, Summary};
 use crate::datagen::selfplay::GameOptions;
+use crate::report::plural;
 use crate::tablebase::{SyzygyRule, TbArgs};
 use indicatif::{ProgressBar, ProgressStyle};
 use sable::search::Limits;
@@ -101,6 +102,15 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         s.games,
         s.seconds,
         s.new as f64 / s.seconds
+    );
+    let k = s.skipped;
+    println!(
+        "skipped: {} in check, {} whose best move was a capture or promotion, {} with a mate \
+         score (none is a quiet label), {} already in the file",
+        plural(k.in_check, "position"),
+        k.tactical,
+        k.mate,
+        plural(s.duplicates, "duplicate")
     );
     Ok(0)
 }

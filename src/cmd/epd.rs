@@ -40,9 +40,13 @@ pub struct Args {
     /// Engine processes searching in parallel.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
-    /// Write one row per position to this CSV file.
+    /// Write one row per position to this CSV file (never an existing one, unless --force).
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
+    /// Replace output files that exist already; without it a file named here that exists
+    /// stops the command before any work.
+    #[arg(long)]
+    pub force: bool,
     /// Compare with an earlier run's CSV: list newly failed/solved positions; exit code 1 when the
     /// solved count drops by more than --tolerance.
     #[arg(long, value_name = "FILE.csv")]
@@ -78,7 +82,9 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
         (_, _, Some(d)) => Limit::Depth(d),
         (ms, _, _) => Limit::Movetime(ms.unwrap_or(1000)),
     };
-    // Every input is read before any engine starts: a missing baseline must not cost a run.
+    // Every input is read, and the output claimed, before any engine starts: a missing
+    // baseline or a taken CSV must not cost a run.
+    let csv = crate::plumbing::output::named(args.csv.as_deref(), args.force, "--csv")?;
     let baseline = match &args.baseline {
         Some(path) => Some(read_csv(path).map_err(|e| anyhow::anyhow!("--baseline: {e:#}"))?),
         None => None,
@@ -117,7 +123,7 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
     }
     print!("{}", summary(&report));
     let rows = csv_rows(&report);
-    if let Some(path) = &args.csv {
+    if let Some(path) = &csv {
         write_csv(path, &rows)?;
     }
     if let Some(old) = &baseline {

@@ -1,5 +1,6 @@
 //! `harness ratings FILE.pgn...`: one rating list for every engine in the games.
 
+use crate::plumbing::output;
 use crate::stats::ratings::{self, games::PgnGames, Anchor};
 use anyhow::{bail, Context as _};
 use std::path::PathBuf;
@@ -23,10 +24,16 @@ pub struct Args {
     /// Also write the list as JSON.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Replace output files that exist already; without it a file named here that exists
+    /// stops the command before any work.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Runs the subcommand: 0 when a list was printed, 2 for bad input (no games, unknown anchor).
 pub fn run(args: Args) -> anyhow::Result<i32> {
+    let csv = output::named(args.csv.as_deref(), args.force, "--csv")?;
+    let json = output::named(args.json.as_deref(), args.force, "--json")?;
     let mut input = PgnGames::default();
     for path in &args.pgn {
         // Every game is replayed by the one PGN reader: a large file takes a while.
@@ -47,6 +54,19 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             }
         );
     }
+    // Games of one engine against itself (one name) rate nothing: a list of one is no answer.
+    if input.names.len() < 2 {
+        bail!(
+            "the games in {} are all played by one engine ({}): a rating list needs games \
+             between at least two engines",
+            args.pgn
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            input.names.join(", ")
+        );
+    }
     let anchor = match &args.anchor {
         None => Anchor::Mean,
         Some(word) => parse_anchor(word, &input.names)?,
@@ -54,12 +74,12 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let mut list = ratings::rate(&input.names, &input.games, anchor);
     list.notes.extend(input.skipped());
     print!("{}", ratings::table(&list));
-    if let Some(path) = &args.csv {
+    if let Some(path) = &csv {
         std::fs::write(path, ratings::csv(&list)?)
             .with_context(|| format!("writing {}", path.display()))?;
         println!("CSV: {}", path.display());
     }
-    if let Some(path) = &args.json {
+    if let Some(path) = &json {
         std::fs::write(path, serde_json::to_string_pretty(&list)? + "\n")
             .with_context(|| format!("writing {}", path.display()))?;
         println!("JSON: {}", path.display());

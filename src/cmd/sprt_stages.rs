@@ -8,9 +8,10 @@
 
 use super::legacy_resume;
 use super::sprt::{play, Args};
+use crate::plumbing::output::first_free;
 use crate::stats::Sprt;
 use crate::tournament::cli::build_config;
-use crate::tournament::naming::{main_of, stage_file};
+use crate::tournament::naming::{is_taken, main_of, stage_file};
 use crate::tournament::record::{StageRecord, StagesRecord};
 use crate::tournament::resume::{ResultsFile, StoredRun};
 use crate::tournament::stages::{
@@ -84,11 +85,7 @@ fn staged(now: &Args) -> anyhow::Result<Option<Staged>> {
         if now.stc.is_none() {
             return Ok(None);
         }
-        let main = now
-            .match_args
-            .results
-            .clone()
-            .unwrap_or_else(|| PathBuf::from("sprt.json"));
+        let main = now.match_args.results.clone().unwrap_or_else(default_main);
         let record = new_record(now, &main, quiet)?;
         return Ok(Some(Staged::of(record, main, None)));
     };
@@ -118,6 +115,27 @@ impl Staged {
             resumed,
         }
     }
+}
+
+/// The main name of a two-stage SPRT given no `--results`: `sprt.json` (stages `sprt.stc.json`,
+/// `sprt.ltc.json`), numbered as a one-stage run's default name is (`sprt-2.json`) when an
+/// earlier run used either stage's name, which is then said with how to continue that run.
+fn default_main() -> PathBuf {
+    let first = Path::new("sprt.json");
+    let taken = |main: &Path| STAGES.iter().any(|s| is_taken(&stage_file(main, s)));
+    let main = first_free(first, taken);
+    if main != first {
+        let old = stage_file(first, STAGES[0]);
+        eprintln!(
+            "note: {} is taken by an earlier run (continue that one with `harness sprt --resume \
+             {}`); this run writes {} and {}",
+            old.display(),
+            old.display(),
+            stage_file(&main, STAGES[0]).display(),
+            stage_file(&main, STAGES[1]).display()
+        );
+    }
+    main
 }
 
 /// The main results file and the stage of a stage's file.

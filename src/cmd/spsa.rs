@@ -87,6 +87,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let mut bar = Bar {
         quiet: args.quiet,
         bar: None,
+        planned: 0,
     };
     let outcome = spsa_run::run(&cfg, &mut bar)?;
     if let Some(bar) = &bar.bar {
@@ -160,15 +161,23 @@ fn config(args: &Args) -> anyhow::Result<spsa_run::Config> {
     })
 }
 
-/// The progress bar, drawn from the first iteration on (none with --quiet).
+/// The progress bar, drawn from the first iteration on (none with --quiet). Off a terminal
+/// (a log file, CI), where indicatif draws nothing, one line an iteration instead.
 struct Bar {
     quiet: bool,
     bar: Option<ProgressBar>,
+    /// The iterations planned, for the lines off a terminal.
+    planned: u32,
 }
 
 impl spsa_run::Progress for Bar {
     fn start(&mut self, done: u32, iterations: u32) {
+        self.planned = iterations;
         if self.quiet {
+            return;
+        }
+        if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            eprintln!("SPSA: {done} of {iterations} iterations done");
             return;
         }
         let bar = ProgressBar::new(u64::from(iterations)).with_style(
@@ -181,10 +190,20 @@ impl spsa_run::Progress for Bar {
         self.bar = Some(bar);
     }
 
-    fn iteration(&mut self, _k: u32, params: &[Param]) {
-        if let Some(bar) = &self.bar {
-            bar.inc(1);
-            bar.set_message(summary_message(params));
+    fn iteration(&mut self, k: u32, params: &[Param]) {
+        match &self.bar {
+            Some(bar) => {
+                bar.inc(1);
+                bar.set_message(summary_message(params));
+            }
+            None if !self.quiet => {
+                eprintln!(
+                    "SPSA iteration {k}/{}: {}",
+                    self.planned,
+                    summary_message(params)
+                );
+            }
+            None => {}
         }
     }
 }
@@ -213,6 +232,7 @@ fn print_values(outcome: &Outcome) {
             format_value(p, *s)
         );
     }
+    println!("Iterations: {}", outcome.out.display());
     if let Some(plot) = &outcome.chart {
         println!("Paths: {}", plot.display());
     }

@@ -84,9 +84,13 @@ pub struct Args {
     /// Oracle processes in parallel.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
-    /// Output EPD file.
+    /// Output EPD file (never an existing one, unless --force).
     #[arg(long, short)]
     pub out: PathBuf,
+    /// Replace output files that exist already; without it a file named here that exists
+    /// stops the command before any work.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Runs the subcommand; returns the process exit code.
@@ -96,6 +100,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         (_, _, Some(n)) => Limit::Nodes(n),
         (d, _, _) => Limit::Depth(d.unwrap_or(12)),
     };
+    let path = crate::plumbing::output::resolve(Some(&args.out), &args.out, args.force, "--out")?;
     let (oracle, rest) = engine_spec(&args.oracle, &args.options)?;
     if let Some(word) = rest.first() {
         anyhow::bail!("--oracle: expected key=value, got `{word}`");
@@ -124,8 +129,8 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         mates_only: args.mates_only,
     };
     let mut out = std::io::BufWriter::new(
-        std::fs::File::create(&args.out)
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", args.out.display()))?,
+        std::fs::File::create(&path)
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?,
     );
     let (mut written, mut unverified) = (0, 0);
     let mut failed = Vec::new();
@@ -171,7 +176,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     out.flush()?;
     eprintln!(
         "wrote {written} positions to {} ({} not analysed, {unverified} mates not verified)",
-        args.out.display(),
+        path.display(),
         failed.len()
     );
     for failure in failed.iter().take(SHOWN_FAILURES) {

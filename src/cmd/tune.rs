@@ -6,6 +6,7 @@
 //! [`crate::tune::run`]; this module parses the arguments.
 
 use super::legacy_resume;
+use crate::plumbing::output::{self, Policy};
 use crate::tournament::resume::{ResultsFile, StoredRun};
 use crate::tune::adopt::{AdoptError, SprtEvidence};
 use crate::tune::run::{self, parse_init, Adoption, Init, Options};
@@ -77,9 +78,15 @@ pub struct Args {
     /// Continue from `--checkpoint` (same data and options) instead of starting afresh.
     #[arg(long, requires = "checkpoint")]
     pub resume: bool,
-    /// Output weights file (JSON, loadable by the engine as EvalFile).
-    #[arg(short, long, default_value = "tuned.json")]
-    pub out: PathBuf,
+    /// Output weights file (JSON, loadable by the engine as EvalFile). Default: tuned.json
+    /// (numbered tuned-2.json, ... when taken).
+    #[arg(short, long)]
+    pub out: Option<PathBuf>,
+    /// Replace output files that exist already (`--out`, `--curve` and its CSV); without it a
+    /// file named here that exists stops the command before any work, and the default
+    /// tuned.json, when taken, becomes tuned-2.json (and so on).
+    #[arg(long)]
+    pub force: bool,
     /// Also write the weights as Rust source of the engine's compiled-in defaults (e.g.
     /// engine/src/eval/defaults.rs). Needs `--sprt` (or `--unverified`).
     #[arg(long)]
@@ -128,7 +135,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         (None, true) => Adoption::Unverified,
         (None, false) => Adoption::Required,
     };
-    let mut options = options(args);
+    let mut options = options(args)?;
     options.adoption = adoption;
     match run::run(&options) {
         Ok(_) => Ok(0),
@@ -173,9 +180,28 @@ fn evidence(path: &Path) -> anyhow::Result<SprtEvidence> {
     })
 }
 
-/// The library's options from the command line's.
-fn options(a: Args) -> Options {
-    Options {
+/// The library's options from the command line's, with the outputs claimed
+/// (`plumbing::output`'s rule) before any work.
+fn options(a: Args) -> anyhow::Result<Options> {
+    let out_path = a.out.as_deref().unwrap_or(Path::new("tuned.json"));
+    // `--overwrite-init` is the user saying that the init file is to be replaced.
+    let is_init = matches!(&a.init, Init::File(init) if init == out_path);
+    let out = output::resolve(
+        a.out.as_deref(),
+        out_path,
+        a.force || (a.overwrite_init && is_init),
+        "--out",
+    )?;
+    let curve = match &a.curve {
+        // The picture and the CSV beside it (`tune::output::write_curve`) are one output.
+        Some(svg) => {
+            let policy = Policy::for_output(true, a.force, "--curve");
+            output::claim(&svg.with_extension("csv"), policy)?;
+            Some(output::claim(svg, policy)?.path)
+        }
+        None => None,
+    };
+    Ok(Options {
         data: a.data,
         skip_bad: a.skip_bad,
         qsearch: a.qsearch,
@@ -193,17 +219,17 @@ fn options(a: Args) -> Options {
         checkpoint: a.checkpoint,
         checkpoint_every: a.checkpoint_every,
         resume: a.resume,
-        out: a.out,
+        out,
         emit_rust: a.emit_rust,
         adoption: Adoption::Required,
         overwrite_init: a.overwrite_init,
         tables: a.tables,
-        curve: a.curve,
+        curve,
         last: a.last,
         cache: a.cache,
         replicate: a.replicate,
         bar: true,
-    }
+    })
 }
 
 /// Parses a finite number >= 0 (clap value parser).

@@ -50,6 +50,10 @@ pub struct Summary {
     pub games: u64,
     /// Seconds it took.
     pub seconds: f64,
+    /// Positions this run's games played but did not keep, by why.
+    pub skipped: selfplay::Skipped,
+    /// Kept positions not written because the file (or this run) had them already.
+    pub duplicates: usize,
 }
 
 /// Receives the run's progress (the CLI draws a bar; tests use `()`).
@@ -81,6 +85,8 @@ pub fn run(cfg: &Config, progress: &mut dyn Progress) -> anyhow::Result<Summary>
         new: 0,
         games: 0,
         seconds: 0.0,
+        skipped: selfplay::Skipped::default(),
+        duplicates: 0,
     };
     if writer.count >= cfg.positions {
         return Ok(summary);
@@ -107,17 +113,18 @@ pub fn run(cfg: &Config, progress: &mut dyn Progress) -> anyhow::Result<Summary>
             s.spawn(move |_| worker(cfg, seed, stop, &tx));
         }
         drop(tx);
-        for recs in rx.iter() {
+        for (recs, skipped) in rx.iter() {
             for r in &recs {
-                writer.write(r)?;
+                if !writer.write(r)? {
+                    summary.duplicates += 1;
+                }
             }
             writer.flush()?;
-            summary = Summary {
-                total: writer.count,
-                new: writer.count - start_count,
-                games: summary.games + 1,
-                seconds: t0.elapsed().as_secs_f64(),
-            };
+            summary.skipped.add(skipped);
+            summary.total = writer.count;
+            summary.new = writer.count - start_count;
+            summary.games += 1;
+            summary.seconds = t0.elapsed().as_secs_f64();
             progress.game(&summary);
             if writer.count >= cfg.positions {
                 stop.store(true, Ordering::Relaxed);
@@ -129,13 +136,24 @@ pub fn run(cfg: &Config, progress: &mut dyn Progress) -> anyhow::Result<Summary>
     Ok(summary)
 }
 
+/// A game's kept positions and the count of those it did not keep.
+type Game = (Vec<Record>, selfplay::Skipped);
+
 /// One worker: games with its own searcher and generator until `stop` (or the collector is gone).
-fn worker(cfg: &Config, seed: u64, stop: &AtomicBool, tx: &mpsc::Sender<Vec<Record>>) {
+fn worker(cfg: &Config, seed: u64, stop: &AtomicBool, tx: &mpsc::Sender<Game>) {
     let mut searcher = Searcher::new(cfg.hash);
     let mut rng = Rng::from_seed(seed);
     while !stop.load(Ordering::Relaxed) {
-        let recs = selfplay::play_game(&mut searcher, &cfg.game, &cfg.book, &mut rng, stop);
-        if tx.send(recs).is_err() {
+        let mut skipped = selfplay::Skipped::default();
+        let recs = selfplay::play_game_counted(
+            &mut searcher,
+            &cfg.game,
+            &cfg.book,
+            &mut rng,
+            stop,
+            &mut skipped,
+        );
+        if tx.send((recs, skipped)).is_err() {
             break;
         }
     }

@@ -80,6 +80,27 @@ impl GameOptions {
     }
 }
 
+/// The positions a game played but did not keep, by why (the README's rule: only quiet
+/// positions with a centipawn score are labels worth fitting).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Skipped {
+    /// The side to move was in check.
+    pub in_check: usize,
+    /// The engine's best move was a capture or a promotion (not quiet).
+    pub tactical: usize,
+    /// The engine's score was a mate score, not centipawns.
+    pub mate: usize,
+}
+
+impl Skipped {
+    /// Adds another game's counts.
+    pub fn add(&mut self, other: Skipped) {
+        self.in_check += other.in_check;
+        self.tactical += other.tactical;
+        self.mate += other.mate;
+    }
+}
+
 /// A position the game may keep, before its result is known.
 struct Pending {
     fen: String,
@@ -138,6 +159,18 @@ pub fn play_game(
     rng: &mut Rng,
     stop: &AtomicBool,
 ) -> Vec<Record> {
+    play_game_counted(searcher, opt, book, rng, stop, &mut Skipped::default())
+}
+
+/// [`play_game`], adding the positions it did not keep to `skipped`.
+pub fn play_game_counted(
+    searcher: &mut Searcher,
+    opt: &GameOptions,
+    book: &[Chess],
+    rng: &mut Rng,
+    stop: &AtomicBool,
+    skipped: &mut Skipped,
+) -> Vec<Record> {
     let mut pos = loop {
         if let Some(p) = opening(book, opt.random_plies, rng) {
             break p;
@@ -166,8 +199,10 @@ pub fn play_game(
         let Ok(mv) = uci.to_move(&pos) else {
             return Vec::new();
         };
-        if let sable::search::Score::Cp(cp) = r.score {
-            if !pos.is_check() && !mv.is_capture() && !mv.is_promotion() {
+        match r.score {
+            _ if pos.is_check() => skipped.in_check += 1,
+            _ if mv.is_capture() || mv.is_promotion() => skipped.tactical += 1,
+            sable::search::Score::Cp(cp) => {
                 let fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
                 pending.push(Pending {
                     fen,
@@ -175,6 +210,7 @@ pub fn play_game(
                     exact: exact_label(opt.syzygy.as_ref(), &pos),
                 });
             }
+            _ => skipped.mate += 1,
         }
         let (mover, fullmove) = (pos.turn(), pos.fullmoves().get() - first_move + 1);
         board.make(r.best_move);
@@ -247,6 +283,44 @@ mod tests {
             }
         }
         assert!(total > 10, "{total}");
+    }
+
+    #[test]
+    fn every_position_played_is_kept_or_counted_with_its_reason() {
+        // One move to play from a fixed opening: White in check must answer it (in check),
+        // then a rook takes a rook (a capture), and a mate follows soon (mate scores).
+        let book: Vec<Chess> = vec!["r3k3/8/8/8/8/8/8/R3K2q w - - 0 1"
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()];
+        let opt = GameOptions {
+            random_plies: 0,
+            ..GameOptions::quick()
+        };
+        let (mut s, mut rng) = (Searcher::new(1), Rng::new(1));
+        let mut skipped = Skipped::default();
+        let stop = AtomicBool::new(false);
+        let kept = play_game_counted(&mut s, &opt, &book, &mut rng, &stop, &mut skipped);
+        assert!(skipped.in_check >= 1, "{skipped:?}");
+        // Every kept position is quiet, so the counts are the only trace of the others.
+        for r in &kept {
+            let pos: Chess = r
+                .fen
+                .parse::<Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap();
+            assert!(!pos.is_check(), "{}", r.fen);
+        }
+        let mut total = Skipped::default();
+        total.add(skipped);
+        total.add(skipped);
+        assert_eq!(total.in_check, 2 * skipped.in_check);
+        assert_eq!(
+            total.tactical + total.mate,
+            2 * (skipped.tactical + skipped.mate)
+        );
     }
 
     #[test]

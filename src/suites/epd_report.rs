@@ -155,8 +155,8 @@ pub fn summary(report: &EpdReport) -> String {
     if report.skipped_lines > 0 {
         let _ = writeln!(
             out,
-            "Skipped {} unreadable lines (each named in a warning above); --strict makes them an error",
-            report.skipped_lines
+            "Skipped {} (each named in a warning above); --strict makes them an error",
+            crate::report::plural(report.skipped_lines, "unreadable line")
         );
     }
     out

@@ -121,6 +121,11 @@ pub struct MatchArgs {
     /// No progress bar, no per-game lines (the final report is still printed).
     #[arg(long)]
     pub quiet: bool,
+    /// Play on when an engine is given a setting of an option it does not declare (a warning
+    /// says so); without it such a setting (`option.Hsh=16`) stops the run before any game,
+    /// naming the declared option nearest to it.
+    #[arg(long)]
+    pub allow_unknown_options: bool,
     /// Event name for the PGN.
     #[arg(long, default_value = "Sable match")]
     pub event: String,
@@ -311,6 +316,7 @@ fn config_from(
     cfg.results = Some(results);
     cfg.rating_interval = args.ratinginterval;
     cfg.progress = !args.quiet;
+    cfg.allow_unknown_options = args.allow_unknown_options;
     cfg.event = args.event;
     Ok(cfg)
 }

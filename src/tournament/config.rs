@@ -93,6 +93,9 @@ pub struct MatchConfig {
     pub progress: bool,
     /// Event name for PGN.
     pub event: String,
+    /// Play on with settings of options the engines do not declare (warned about); without it
+    /// such a setting stops the run before any game.
+    pub allow_unknown_options: bool,
 }
 
 impl MatchConfig {
@@ -135,6 +138,7 @@ impl MatchConfig {
             rating_interval: 0,
             progress: false,
             event: "Sable match".to_owned(),
+            allow_unknown_options: false,
         }
     }
 }

@@ -41,25 +41,9 @@ pub fn default_results(kind: &str, engines: &[String], date: &str, ext: &str) ->
 /// journal or lock), and whether it differs from `path`. Only default names are numbered: a
 /// name the user gave is refused when taken, never changed.
 pub fn first_free(path: &Path) -> (PathBuf, bool) {
-    if !is_taken(path) {
-        return (path.to_owned(), false);
-    }
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let ext = path.extension().map(|e| e.to_string_lossy().into_owned());
-    for n in 2.. {
-        let name = match &ext {
-            Some(ext) => format!("{stem}-{n}.{ext}"),
-            None => format!("{stem}-{n}"),
-        };
-        let candidate = path.with_file_name(name);
-        if !is_taken(&candidate) {
-            return (candidate, true);
-        }
-    }
-    unreachable!("some number is free")
+    let free = crate::plumbing::output::first_free(path, is_taken);
+    let numbered = free != path;
+    (free, numbered)
 }
 
 /// Whether a run has used `results`: the file, its journal or its lock exists.

@@ -5,6 +5,7 @@
 use super::config::MatchConfig;
 use super::schedule::GameJob;
 use crate::game::Variant;
+use crate::uci::option::UnknownOption;
 use crate::uci::{Engine, EngineSpec, StartError, TrafficLog};
 use anyhow::bail;
 use std::collections::HashSet;
@@ -93,9 +94,9 @@ pub fn missing_program(spec: &EngineSpec) -> Option<String> {
 }
 
 /// Starts every engine once (handshake, options, `isready`) and quits it. The first that fails
-/// to start is returned (inside `Ok`); unknown options are reported as warnings, and a value
-/// outside what an option declares (a spin's range, a combo's values, a check's true/false)
-/// is an error. An engine
+/// to start is returned (inside `Ok`). A setting of an option the engine does not declare, or
+/// a value outside what an option declares (a spin's range, a combo's values, a check's
+/// true/false), is an error; with `allow_unknown_options` the first is only a warning. An engine
 /// without `UCI_Chess960` in a Chess960 match is a configuration error. With `--affinity` they run
 /// on `cpus`, the first game's cores, where they are about to play.
 pub fn start_each(
@@ -129,21 +130,28 @@ pub fn start_each(
                         refused.push(why.to_string());
                     }
                 }
-                None => warnings.push(format!(
-                    "engine {} does not declare option `{name}` (it declares: {}); the setting \
-                     probably has no effect",
-                    e.spec.display_name(),
-                    engine.declared_options().join(", ")
-                )),
+                None => {
+                    let unknown = UnknownOption::new(name, &engine.declared_options());
+                    if cfg.allow_unknown_options {
+                        warnings.push(format!(
+                            "engine {}: {unknown}; played as asked (--allow-unknown-options)",
+                            e.spec.display_name()
+                        ));
+                    } else {
+                        refused.push(unknown.to_string());
+                    }
+                }
             }
         }
         engine.quit(std::time::Duration::from_millis(500));
-        // Refused rather than warned about: an engine clamps or ignores such a value, so every
-        // game would test another setting than the one the results file and report name.
+        // Refused rather than warned about: an engine clamps or ignores such a value (or a
+        // setting it does not declare), so every game would test another setting than the one
+        // the results file and report name.
         if !refused.is_empty() {
             bail!(
-                "engine {}: {}; an engine clamps or ignores such a value, so the games would \
-                 not test the setting asked for: give a value it declares",
+                "engine {}: {}; an engine clamps or ignores such a setting, so the games would \
+                 not test the setting asked for: give a name and a value it declares (or \
+                 --allow-unknown-options, when it takes an option it does not declare)",
                 e.spec.display_name(),
                 refused.join("; ")
             );

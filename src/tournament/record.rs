@@ -66,6 +66,9 @@ pub struct RunRecord {
     pub event: String,
     /// Interim report every this many games (0: only at the end).
     pub rating_interval: u64,
+    /// Play on with settings of options the engines do not declare (`--allow-unknown-options`).
+    #[serde(default)]
+    pub allow_unknown_options: bool,
     /// The SPRT, when the run is one.
     pub sprt: Option<SprtRecord>,
     /// Where the SPRT's chart goes (default: beside the results file).
@@ -234,6 +237,7 @@ impl RunRecord {
             pgn_out: cfg.pgn_out.clone(),
             event: cfg.event.clone(),
             rating_interval: cfg.rating_interval,
+            allow_unknown_options: cfg.allow_unknown_options,
             sprt: cfg.sprt.as_ref().map(SprtRecord::from),
             plot: cfg.plot.clone(),
             stages: cfg.stages.clone(),
@@ -289,6 +293,7 @@ impl RunRecord {
         cfg.pgn_out = self.pgn_out.clone();
         cfg.event = self.event.clone();
         cfg.rating_interval = self.rating_interval;
+        cfg.allow_unknown_options = self.allow_unknown_options;
         cfg.sprt = self.sprt.as_ref().map(SprtRecord::sprt).transpose()?;
         cfg.plot = self.plot.clone();
         cfg.stages = self.stages.clone();

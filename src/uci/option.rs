@@ -142,9 +142,62 @@ impl fmt::Display for ValueError {
     }
 }
 
+/// A setting of an option the engine does not declare: it has no effect (an engine ignores a
+/// `setoption` it does not know), so a run with it would test something else than it says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownOption {
+    /// The name given.
+    pub option: String,
+    /// The declared name nearest to it, when near enough to be a typo.
+    pub nearest: Option<String>,
+    /// Every declared name.
+    pub declared: Vec<String>,
+}
+
+impl UnknownOption {
+    /// The unknown `option` among the engine's `declared` names.
+    pub fn new(option: &str, declared: &[&str]) -> UnknownOption {
+        UnknownOption {
+            option: option.to_owned(),
+            nearest: crate::report::suggest::nearest(option, declared).map(str::to_owned),
+            declared: declared.iter().map(|d| (*d).to_owned()).collect(),
+        }
+    }
+}
+
+impl fmt::Display for UnknownOption {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "it does not declare option '{}'", self.option)?;
+        if let Some(near) = &self.nearest {
+            write!(f, "; did you mean '{near}'?")?;
+        }
+        write!(f, " (it declares: {})", self.declared.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownOption {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unknown_option_names_the_nearest_declared_one() {
+        let declared = ["Hash", "Threads", "Move Overhead"];
+        let e = UnknownOption::new("Hsh", &declared);
+        assert_eq!(e.nearest.as_deref(), Some("Hash"));
+        assert_eq!(
+            e.to_string(),
+            "it does not declare option 'Hsh'; did you mean 'Hash'? (it declares: Hash, \
+             Threads, Move Overhead)"
+        );
+        // Case is ignored as the engine ignores it; a far name gets no guess.
+        assert_eq!(
+            UnknownOption::new("threds", &declared).nearest.as_deref(),
+            Some("Threads")
+        );
+        assert_eq!(UnknownOption::new("Contempt", &declared).nearest, None);
+    }
 
     #[test]
     fn declarations_parse_with_spaces_in_names_and_values() {

@@ -80,14 +80,14 @@ impl PgnGames {
         let mut out = Vec::new();
         if self.unfinished > 0 {
             out.push(format!(
-                "{} unfinished games or games with an unknown result skipped",
-                self.unfinished
+                "{} or games with an unknown result skipped",
+                crate::report::plural(self.unfinished, "unfinished game")
             ));
         }
         if self.unnamed > 0 {
             out.push(format!(
-                "{} games without a White or Black tag skipped",
-                self.unnamed
+                "{} without a White or Black tag skipped",
+                crate::report::plural(self.unnamed, "game")
             ));
         }
         out

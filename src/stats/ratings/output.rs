@@ -89,7 +89,8 @@ pub fn table(list: &RatingList) -> String {
     out
 }
 
-/// One row per engine: rank, name, rating, error, games, points, draws, group, capped, then
+/// One row per engine: rank, name, rating, error, games, points, draws, group (from 0, as in the
+/// JSON), capped, then
 /// its LOS against every engine in list order (empty where not defined).
 pub fn csv(list: &RatingList) -> anyhow::Result<String> {
     let mut w = ::csv::Writer::from_writer(Vec::new());
@@ -110,7 +111,8 @@ pub fn csv(list: &RatingList) -> anyhow::Result<String> {
             e.games.to_string(),
             e.points.to_string(),
             e.draws.to_string(),
-            (e.group + 1).to_string(),
+            // Its index in the JSON's `groups`, as the JSON's `group` gives it.
+            e.group.to_string(),
             e.capped.to_string(),
         ];
         row.extend(
