@@ -6,6 +6,7 @@ use super::sprt::{play, Args, Stored};
 use crate::stats::Sprt;
 use crate::tournament::cli::{build_config_from_words, own_words, parse_stored};
 use crate::tournament::naming::{main_of, stage_file};
+use crate::tournament::report::summaries;
 use crate::tournament::resume::ResultsFile;
 use crate::tournament::revision::{build_revision, repo_root};
 use crate::tournament::stages::{
@@ -60,12 +61,18 @@ pub fn run_if_staged(now: &Args) -> anyhow::Result<Option<i32>> {
         );
         let plot = args.plot.as_ref().map(|p| stage_file(p, STAGES[k]));
         let (exit, outcome) = play(&mut cfg, sprt, plot.as_deref())?;
-        let last = outcome.history.last();
+        // The final figures, games in flight at the decision included: the ones the stage's
+        // report above printed and its results file holds (not the history's point at the
+        // decision), so a run has one set of figures.
+        let last = summaries(&cfg, &outcome).into_iter().next();
         Ok(StageResult {
             exit,
             games: outcome.games,
-            elo: last.map(|p| (p.elo, p.elo_error)),
-            llr: last.map(|p| (p.llr, sprt.bounds.lower, sprt.bounds.upper)),
+            elo: last.as_ref().map(|p| (p.elo[0], p.elo[1])),
+            llr: last
+                .as_ref()
+                .and_then(|p| p.llr)
+                .map(|l| (l, sprt.bounds.lower, sprt.bounds.upper)),
             verdict: verdict_words(exit, outcome.decision),
             results,
         })
