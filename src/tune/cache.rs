@@ -23,11 +23,12 @@
 
 use super::dict::Dict;
 use super::store::{Bytes, Store};
+use crate::plumbing::atomic::AtomicFile;
 use crate::tournament::revision::{fnv_extend, FNV_START};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fs::File;
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 /// The first eight bytes of every cache file.
@@ -43,9 +44,7 @@ const HEADER: usize = 72;
 
 /// Writes a cache file section by section (training records, then validation records).
 pub struct Writer {
-    out: BufWriter<File>,
-    tmp: PathBuf,
-    path: PathBuf,
+    out: BufWriter<AtomicFile>,
     sum: u64,
     /// The dictionary of every appended store, once written.
     dict: Option<(Arc<Dict>, u64)>,
@@ -56,18 +55,15 @@ pub struct Writer {
 }
 
 impl Writer {
-    /// Starts `path` (written as `path.tmp` until [`Writer::finish`]) for the given identity.
+    /// Starts `path` (written beside it until [`Writer::finish`], [`crate::plumbing::atomic`])
+    /// for the given identity.
     pub fn create(path: &Path, identity: &str) -> anyhow::Result<Writer> {
-        let tmp = path.with_extension("tmp");
-        let file = File::create(&tmp)
-            .map_err(|e| anyhow::anyhow!("{}: cannot create: {e}", tmp.display()))?;
+        let file = AtomicFile::create(path)?;
         let mut out = BufWriter::with_capacity(1 << 20, file);
         out.write_all(&[0u8; HEADER])?;
         out.write_all(identity.as_bytes())?;
         Ok(Writer {
             out,
-            tmp,
-            path: path.to_path_buf(),
             sum: fnv_extend(FNV_START, identity.as_bytes()),
             dict: None,
             sections: vec![(0, 0)],
@@ -132,15 +128,7 @@ impl Writer {
         self.out.seek(SeekFrom::Start(0))?;
         self.out.write_all(&h)?;
         let file = self.out.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
-        drop(file);
-        std::fs::rename(&self.tmp, &self.path).map_err(|e| {
-            anyhow::anyhow!(
-                "renaming {} to {}: {e}",
-                self.tmp.display(),
-                self.path.display()
-            )
-        })?;
+        file.commit()?;
         Ok(())
     }
 }

@@ -81,10 +81,7 @@ pub struct Best {
 impl Checkpoint {
     /// Writes the checkpoint as JSON (through a temporary file, so a crash never leaves half a file).
     pub fn save(&self, path: &Path) -> anyhow::Result<()> {
-        let tmp = path.with_extension("tmp");
-        std::fs::write(&tmp, serde_json::to_vec(self)?)
-            .with_context(|| format!("writing {}", tmp.display()))?;
-        std::fs::rename(&tmp, path).with_context(|| format!("renaming to {}", path.display()))?;
+        crate::plumbing::atomic::write(path, serde_json::to_vec(self)?)?;
         Ok(())
     }
 

@@ -389,11 +389,10 @@ fn finish(
     let chosen = chosen.clone();
     let w = model::to_dense(&chosen).map_err(anyhow::Error::msg)?;
     let params = output::to_params(&chosen);
-    params
-        .save(&o.out)
-        .with_context(|| format!("writing {}", o.out.display()))?;
+    // Both may replace files the user keeps (--overwrite-init, a source file): whole or not.
+    crate::plumbing::atomic::write(&o.out, params.to_json())?;
     if let Some(p) = &o.emit_rust {
-        std::fs::write(p, params.to_rust()).with_context(|| format!("writing {}", p.display()))?;
+        crate::plumbing::atomic::write(p, params.to_rust())?;
     }
     if let Some(p) = &o.curve {
         output::write_curve(&done.history, p)?;
