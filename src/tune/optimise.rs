@@ -135,7 +135,7 @@ pub fn run(
     state.adam.lr = cfg.lr;
     if state.best.is_none() && !valid.is_empty() {
         // the starting point is a candidate too: tuning may not beat it
-        let v = model::loss(valid, &w, state.k, 0..valid.len());
+        let v = model::loss(valid, &w, state.k, 0..valid.len())?;
         state.best = Some(Best {
             epoch: state.epoch,
             valid: v,
@@ -148,7 +148,7 @@ pub fn run(
         let mut start = 0;
         while start < train.len() {
             let end = (start + batch).min(train.len());
-            let l = model::loss_and_grad(train, &w, state.k, start..end, &mut grad[..n]);
+            let l = model::loss_and_grad(train, &w, state.k, start..end, &mut grad[..n])?;
             sum += l * (end - start) as f64;
             if cfg.l2 > 0.0 {
                 for ((g, x), a) in grad[..n].iter_mut().zip(&w[..n]).zip(&anchor) {
@@ -167,7 +167,7 @@ pub fn run(
             valid: if valid.is_empty() {
                 f64::NAN
             } else {
-                model::loss(valid, &w, state.k, 0..valid.len())
+                model::loss(valid, &w, state.k, 0..valid.len())?
             },
             pos_per_s: train.len() as f64 / secs.max(1e-9),
         };

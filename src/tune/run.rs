@@ -311,7 +311,7 @@ fn guard_init(o: &Options) -> anyhow::Result<()> {
 /// Fits K on the training set at the engine's current weights, and says so.
 fn fit_k(train: &Store) -> anyhow::Result<f64> {
     let w = model::to_dense(&output::to_f64(&Params::default())).map_err(anyhow::Error::msg)?;
-    let evals = model::evals(train, &w, 0..train.len());
+    let evals = model::evals(train, &w, 0..train.len())?;
     let results = train.results();
     let (k, l) = kfit::fit_k(&evals, &results, 0.05, 10.0);
     eprintln!("fitted K = {k:.4} (loss {l:.6} at the current weights)");
@@ -326,8 +326,8 @@ fn report_start(train: &Store, valid: &Store, st: &Checkpoint) -> anyhow::Result
         valid.len(),
         st.weights.len(),
         st.k,
-        model::loss(train, &w, st.k, 0..train.len()),
-        model::loss(valid, &w, st.k, 0..valid.len())
+        model::loss(train, &w, st.k, 0..train.len())?,
+        model::loss(valid, &w, st.k, 0..valid.len())?
     );
     Ok(())
 }
@@ -403,8 +403,8 @@ fn finish(
     let per_epoch = secs / epochs.max(1) as f64;
     println!("K                {:.4}", done.k);
     let losses = (
-        model::loss(train, &w, done.k, 0..train.len()),
-        model::loss(valid, &w, done.k, 0..valid.len()),
+        model::loss(train, &w, done.k, 0..train.len())?,
+        model::loss(valid, &w, done.k, 0..valid.len())?,
     );
     println!("training loss    {:.6}", losses.0);
     println!("validation loss  {:.6}", losses.1);
@@ -519,8 +519,8 @@ mod tests {
         // the validation loss reported is the written weights' own
         let w = model::to_dense(&s.written).unwrap();
         let (train, valid) = load(&o).unwrap();
-        assert!((model::loss(&valid, &w, 1.2, 0..valid.len()) - s.losses.1).abs() < 1e-15);
-        assert!((model::loss(&train, &w, 1.2, 0..train.len()) - s.losses.0).abs() < 1e-15);
+        assert!((model::loss(&valid, &w, 1.2, 0..valid.len()).unwrap() - s.losses.1).abs() < 1e-15);
+        assert!((model::loss(&train, &w, 1.2, 0..train.len()).unwrap() - s.losses.0).abs() < 1e-15);
         // an output onto the --init file is refused before anything runs
         let mut again = o.clone();
         again.init = Init::File(o.out.clone());
