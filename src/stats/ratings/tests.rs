@@ -378,10 +378,12 @@ fn two_engine_games(wins: usize, draws: usize, losses: usize) -> Vec<RatedGame> 
         for k in 0..count {
             let (white, black) = if k % 2 == 0 { (0, 1) } else { (1, 0) };
             let white_score = if white == 0 { score } else { 1.0 - score };
-            let outcome = match white_score {
-                s if s == 1.0 => Outcome::WhiteWins,
-                s if s == 0.0 => Outcome::BlackWins,
-                _ => Outcome::Draw,
+            let outcome = if white_score == 1.0 {
+                Outcome::WhiteWins
+            } else if white_score == 0.0 {
+                Outcome::BlackWins
+            } else {
+                Outcome::Draw
             };
             out.push(RatedGame {
                 white,
