@@ -260,15 +260,17 @@ def compare(label, ours, ref, failures, tol_elo=1.0, tol_err=0.10):
           f"largest error bar difference {100 * worst_err:.3f} %")
 
 
-def ordo_list(ordo, pgn, out, sims, white):
+def ordo_list(ordo, pgn, out, sims, white, draws):
     # -W: white advantage fitted (only for the draw-free comparison with Davidson; by default
-    # Ordo holds it at 0, as the logistic list does); -D: draw rate fitted (it drives Ordo's
-    # simulations); -z: Ordo's scale puts 76 % at 202 points by default, the Elo formula at
+    # Ordo holds it at 0, as the logistic list does); -d: the draw rate of Ordo's simulated
+    # tournaments, the file's own (Ordo's -D, fitting it, did not finish in 20 minutes on the
+    # unpaired file); -z: Ordo's scale puts 76 % at 202 points by default, the Elo formula at
     # 400 log10(76/24) = 200.24.
     scale = 400 * math.log10(76 / 24)
     flags = ["-W"] if white else []
-    subprocess.run([ordo, "-p", pgn, *flags, "-D", "-a", "0", "-z", str(scale), "-s", str(sims),
-                    "-c", out, "-q"], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([ordo, "-p", pgn, *flags, "-d", f"{100 * draws:.3f}", "-a", "0", "-z", str(scale),
+                    "-s", str(sims), "-c", out, "-q"], check=True, stdout=subprocess.DEVNULL,
+                   timeout=600)
     result = {}
     with open(out) as f:
         rows = list(csv.reader(f))
@@ -323,13 +325,14 @@ def main():
             lists[model] = ours
         if ordo:
             csv_out = os.path.join(work, f"ordo{seed}.csv")
-            theirs = ordo_list(args.ordo, pgn, csv_out, args.ordo_sims, False)
+            draws = sum(g[2] == "1/2-1/2" for g in games) / len(games)
+            theirs = ordo_list(args.ordo, pgn, csv_out, args.ordo_sims, False, draws)
             # Ordo's simulations take games as independent: its error bars are comparable
             # with ours only where ours are too (no pairs); with pairs only the ratings are held.
             compare(f"{label}, Ordo ({args.ordo_sims} simulations) against logistic", lists["logistic"],
                     theirs, failures, tol_err=float("inf") if paired_ok else 0.10)
             if nu == 0.0:
-                theirs = ordo_list(args.ordo, pgn, csv_out, args.ordo_sims, True)
+                theirs = ordo_list(args.ordo, pgn, csv_out, args.ordo_sims, True, draws)
                 compare(f"{label}, Ordo -W against davidson", lists["davidson"], theirs, failures)
     if failures:
         print("\n".join(["DISAGREE:"] + failures))
