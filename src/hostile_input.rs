@@ -258,6 +258,7 @@ proptest! {
                     &input.names,
                     &input.games,
                     crate::stats::ratings::Anchor::Mean,
+                    crate::stats::ratings::Model::default(),
                 );
                 for e in &list.engines {
                     prop_assert!(e.rating.is_finite(), "{list:?}");

@@ -164,7 +164,10 @@ fn awkward_games_are_said_and_bad_input_fails_clearly() {
         all.contains("\"Sable 1\", \"sable1\" differ only in case or spaces"),
         "{all}"
     );
-    assert!(all.contains("inverse Fisher information"), "{all}");
+    assert!(
+        all.contains("sandwich estimator over games taken as independent"),
+        "{all}"
+    );
     let rows = std::fs::read_to_string(&csv).unwrap();
     assert_eq!(rows.lines().count(), 1 + 8, "{rows}");
     assert!(rows
@@ -228,4 +231,61 @@ fn awkward_games_are_said_and_bad_input_fails_clearly() {
     assert!(out.status.success());
     assert!(text(&out).contains("Anchor: a = 2500"), "{}", text(&out));
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn two_engines_rate_as_harness_stats_on_the_same_counts() {
+    // The case: 170 wins, 140 draws, 90 losses for a, colours alternating.
+    let dir = temp_dir("ratings", "two");
+    let mut pgn_text = String::new();
+    let mut k = 0;
+    for (count, a_result) in [(170, "1-0"), (140, "1/2-1/2"), (90, "0-1")] {
+        for _ in 0..count {
+            k += 1;
+            let swap = |r: &str| match r {
+                "1-0" => "0-1".to_owned(),
+                "0-1" => "1-0".to_owned(),
+                d => d.to_owned(),
+            };
+            let g = if k % 2 == 0 {
+                game("a", "b", a_result, &k.to_string())
+            } else {
+                game("b", "a", &swap(a_result), &k.to_string())
+            };
+            pgn_text.push_str(&g);
+        }
+    }
+    let (pgn, json) = (dir.join("two.pgn"), dir.join("two.json"));
+    std::fs::write(&pgn, pgn_text).unwrap();
+    let out = harness(&[
+        "ratings",
+        &pgn.display().to_string(),
+        "--json",
+        &json.display().to_string(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let list = engines(&read_json(&json));
+    let diff = list[0].1 - list[1].1;
+    let stats = harness(&["stats", "--wdl", "170,90,140"]);
+    let stats_text = text(&stats);
+    let elo: f64 = stats_text
+        .lines()
+        .find_map(|l| l.strip_prefix("Elo:"))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no Elo line: {stats_text}"));
+    assert_eq!(list[0].0, "a");
+    assert_eq!(format!("{diff:.2}"), format!("{elo:.2}"), "{stats_text}");
+    // Davidson's model, on request, stretches the difference (the draws are 35 %).
+    let out = harness(&[
+        "ratings",
+        &pgn.display().to_string(),
+        "--model",
+        "davidson",
+        "--json",
+        &json.display().to_string(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let list = engines(&read_json(&json));
+    assert!(list[0].1 - list[1].1 > diff + 30.0, "{list:?}");
 }

@@ -83,7 +83,32 @@ fn the_short_stage_accepts_and_the_long_stage_runs() {
         assert_eq!(summary["decision"], "H1 accepted", "{}", f.display());
     }
     assert!(dir.join("s.stc.svg").exists() && dir.join("s.ltc.svg").exists());
+    one_set_of_figures(&all, &stc, "STC");
+    one_set_of_figures(&all, &ltc, "LTC");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The closing table's games, Elo and LLR of a stage are the stage's results file's (which
+/// counts the games in flight when it decided), to the table's digits.
+fn one_set_of_figures(all: &str, results: &Path, stage: &str) {
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(results).unwrap()).unwrap();
+    let pairing = &json["pairings"][0];
+    let line = all
+        .lines()
+        .rev()
+        .find(|l| l.starts_with(stage) && l.contains("+/-"))
+        .unwrap_or_else(|| panic!("no {stage} line in the closing table: {all}"));
+    let games = json["finished"].as_u64().unwrap();
+    let elo = pairing["elo"][0].as_f64().unwrap();
+    let error = pairing["elo"][1].as_f64().unwrap();
+    let llr = pairing["llr"].as_f64().unwrap();
+    let want = format!(" {games}  ");
+    assert!(line.contains(&want), "games {games}: {line}");
+    let want = format!("{elo:.1} +/- {error:.1}");
+    assert!(line.contains(&want), "Elo {want}: {line}");
+    let want = format!("{llr:.2} [");
+    assert!(line.contains(&want), "LLR {want}: {line}");
 }
 
 #[test]

@@ -113,6 +113,8 @@ pub enum StateError {
         /// What the operating system said.
         cause: std::io::Error,
     },
+    /// Writing the file failed.
+    Write(crate::plumbing::atomic::AtomicError),
     /// The file is not a bisect state file.
     Parse {
         /// The file.
@@ -135,6 +137,7 @@ impl fmt::Display for StateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             StateError::Io { file, cause } => write!(f, "{}: {cause}", file.display()),
+            StateError::Write(e) => write!(f, "{e}"),
             StateError::Parse { file, line, cause } => {
                 write!(
                     f,
@@ -197,18 +200,10 @@ impl State {
         Ok(Some(state))
     }
 
-    /// Writes the state to `file` whole: a temporary file beside it, then a rename.
+    /// Writes the state to `file` whole ([`crate::plumbing::atomic`]).
     pub fn save(&self, file: &Path) -> Result<(), StateError> {
-        let io = |cause| StateError::Io {
-            file: file.to_owned(),
-            cause,
-        };
         let text = serde_json::to_string_pretty(self).expect("the state is plain data");
-        let mut tmp = file.as_os_str().to_owned();
-        tmp.push(".tmp");
-        let tmp = PathBuf::from(tmp);
-        std::fs::write(&tmp, text + "\n").map_err(io)?;
-        std::fs::rename(&tmp, file).map_err(io)
+        crate::plumbing::atomic::write(file, text + "\n").map_err(StateError::Write)
     }
 
     /// The step recorded for `commit`, if any.

@@ -47,6 +47,15 @@ pub struct Args {
 
 /// Runs the subcommand; returns the process exit code.
 pub fn run(args: Args) -> anyhow::Result<i32> {
+    // A book of no opening would overwrite --out with an empty file and exit 0.
+    anyhow::ensure!(
+        args.count > 0,
+        "--count 0: a book needs at least one opening (nothing written to {})",
+        args.out
+            .as_deref()
+            .unwrap_or(Path::new("suites/openings.epd"))
+            .display()
+    );
     let words = if args.engine.is_empty() {
         vec!["cmd=target/release/sable".to_owned()]
     } else {

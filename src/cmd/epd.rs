@@ -101,9 +101,24 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
             })
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
-    for suite in &suites {
+    for (suite, path) in suites.iter().zip(&args.suites) {
         for e in &suite.skipped {
             eprintln!("warning: skipped {e}");
+        }
+        // A suite with nothing to solve would report `0 / 0` and exit 0: a gate that cannot
+        // fail. Refuse it before any engine starts.
+        if suite.positions.is_empty() {
+            match suite.skipped.first() {
+                None => anyhow::bail!(
+                    "{}: no position (the file holds only blank lines and comments)",
+                    path.display()
+                ),
+                Some(first) => anyhow::bail!(
+                    "{}: no readable position ({} lines skipped, the first: {first})",
+                    path.display(),
+                    suite.skipped.len()
+                ),
+            }
         }
     }
     if let Some(why) = missing_program(&engine) {

@@ -74,10 +74,21 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
     };
     let mut records = Vec::new();
     for path in &args.data {
+        let before = records.len();
         let skipped = dataset::for_each_in_file(path, args.skip_bad, |r| records.push(r))?;
         if skipped > 0 {
             eprintln!("{}: {skipped} bad lines skipped", path.display());
         }
+        // A file that gives nothing to label is the wrong file, not a finished job.
+        anyhow::ensure!(
+            records.len() > before,
+            "{}: no position to label ({})",
+            path.display(),
+            match skipped {
+                0 => "the file holds no position line".to_owned(),
+                n => format!("all {n} lines unreadable"),
+            }
+        );
     }
     let done = already_labelled(&args.out)?;
     anyhow::ensure!(

@@ -104,7 +104,14 @@ fn load_suites(files: &[PathBuf]) -> anyhow::Result<Vec<(String, Vec<PerftCase>)
             let name = f.display().to_string();
             let bytes = std::fs::read(f).with_context(|| format!("cannot read {name}"))?;
             let text = String::from_utf8_lossy(&bytes);
-            Ok((name.clone(), parse_suite(&text, &name)?))
+            let cases = parse_suite(&text, &name)?;
+            // Nothing to count is not a pass.
+            anyhow::ensure!(
+                !cases.is_empty(),
+                "{name}: no position (the file holds only blank lines and comments; a perft \
+                 suite line is `FEN ;D1 20 ;D2 400 ...`)"
+            );
+            Ok((name.clone(), cases))
         })
         .collect()
 }

@@ -1,7 +1,7 @@
 //! `harness ratings FILE.pgn...`: one rating list for every engine in the games.
 
 use crate::plumbing::output;
-use crate::stats::ratings::{self, games::PgnGames, Anchor};
+use crate::stats::ratings::{self, games::PgnGames, Anchor, Model};
 use anyhow::{bail, Context as _};
 use std::path::PathBuf;
 
@@ -28,6 +28,30 @@ pub struct Args {
     /// stops the command before any work.
     #[arg(long)]
     pub force: bool,
+    /// The likelihood: `logistic` (default) puts ratings on the scale of every other Elo of
+    /// the tool and of Ordo (expected score logistic in the difference, a draw half a point);
+    /// `davidson` models draws and a white advantage, and its rating differences are the Elo
+    /// of the decisive games (larger when there are draws). See docs/ratings.md.
+    #[arg(long, value_enum, default_value_t = ModelArg::Logistic)]
+    pub model: ModelArg,
+}
+
+/// `--model`'s words.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModelArg {
+    /// Draws as half points, no white advantage (Ordo's default, `harness stats`'s Elo).
+    Logistic,
+    /// Davidson's draw model with a white advantage.
+    Davidson,
+}
+
+impl From<ModelArg> for Model {
+    fn from(m: ModelArg) -> Model {
+        match m {
+            ModelArg::Logistic => Model::Logistic,
+            ModelArg::Davidson => Model::Davidson,
+        }
+    }
 }
 
 /// Runs the subcommand: 0 when a list was printed, 2 for bad input (no games, unknown anchor).
@@ -71,7 +95,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         None => Anchor::Mean,
         Some(word) => parse_anchor(word, &input.names)?,
     };
-    let mut list = ratings::rate(&input.names, &input.games, anchor);
+    let mut list = ratings::rate(&input.names, &input.games, anchor, args.model.into());
     list.notes.extend(input.skipped());
     print!("{}", ratings::table(&list));
     if let Some(path) = &csv {

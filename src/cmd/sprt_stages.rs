@@ -13,6 +13,7 @@ use crate::stats::Sprt;
 use crate::tournament::cli::build_config;
 use crate::tournament::naming::{is_taken, main_of, stage_file};
 use crate::tournament::record::{StageRecord, StagesRecord};
+use crate::tournament::report::summaries;
 use crate::tournament::resume::{ResultsFile, StoredRun};
 use crate::tournament::stages::{
     report, run_stages, verdict_words, StageResult, StageSpec, STAGES,
@@ -54,12 +55,18 @@ pub fn run_if_staged(now: &Args) -> anyhow::Result<Option<i32>> {
         );
         let plot = cfg.plot.clone();
         let (exit, outcome) = play(&mut cfg, sprt, plot.as_deref())?;
-        let last = outcome.history.last();
+        // The final figures, games in flight at the decision included: the ones the stage's
+        // report above printed and its results file holds (not the history's point at the
+        // decision), so a run has one set of figures.
+        let last = summaries(&cfg, &outcome).into_iter().next();
         Ok(StageResult {
             exit,
             games: outcome.games,
-            elo: last.map(|p| (p.elo, p.elo_error)),
-            llr: last.map(|p| (p.llr, sprt.bounds.lower, sprt.bounds.upper)),
+            elo: last.as_ref().map(|p| (p.elo[0], p.elo[1])),
+            llr: last
+                .as_ref()
+                .and_then(|p| p.llr)
+                .map(|l| (l, sprt.bounds.lower, sprt.bounds.upper)),
             verdict: verdict_words(exit, outcome.decision),
             results,
         })

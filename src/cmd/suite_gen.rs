@@ -116,6 +116,15 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         }
         (None, None) => anyhow::bail!("give --pgn FILE or --random-playouts N"),
     };
+    if let (Some(pgn), true) = (&args.pgn, candidates.is_empty()) {
+        // An empty PGN would write an empty suite and exit 0.
+        anyhow::bail!(
+            "{}: no candidate positions (the file holds no games, or none longer than \
+             --skip-plies {})",
+            pgn.display(),
+            args.skip_plies
+        );
+    }
     eprintln!("{} distinct candidate positions", candidates.len());
     let bar = indicatif::ProgressBar::new(candidates.len() as u64);
     let analyses = analyse_all(&candidates, &oracle, limit, args.concurrency, &|| {

@@ -186,6 +186,17 @@ pub fn extract_files(
             std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
         let (recs, summary, problems) = extract::from_pgn(std::io::BufReader::new(file), opt)
             .with_context(|| format!("reading {}", path.display()))?;
+        // A file without a usable game is a mistake (wrong file, truncated download), not a
+        // run that found nothing: say so before any of its positions is written.
+        anyhow::ensure!(
+            summary.games > summary.bad_games,
+            "{}: no games to extract positions from ({})",
+            path.display(),
+            match problems.first() {
+                None => "the file holds no game".to_owned(),
+                Some(p) => format!("{} games, all unusable; first: {p}", summary.games),
+            }
+        );
         let mut new = 0;
         for r in &recs {
             new += usize::from(w.write(r)?);

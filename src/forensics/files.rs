@@ -96,15 +96,14 @@ impl FailureFiles {
     }
 }
 
-/// Writes `text` to a temporary file beside `path` and renames it, so that a case file is never
-/// seen half written (a run killed while writing leaves a `.tmp` file, not a broken case).
+/// Writes `text` to `path` atomically ([`crate::plumbing::atomic`]), so that a case file is
+/// never seen half written; the error keeps the system's kind, with the file and the step.
 fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
-    let tmp = path.with_extension("txt.tmp");
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
+    crate::plumbing::atomic::write(path, text)
+        .map_err(|e| std::io::Error::new(e.source.kind(), e.to_string()))
 }
 
 #[cfg(test)]

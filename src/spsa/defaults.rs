@@ -36,9 +36,7 @@ pub fn write_rust_defaults(path: &Path, params: &[Param]) -> anyhow::Result<()> 
             params.len()
         );
     }
-    let tmp = path.with_extension("rs.tmp");
-    std::fs::write(&tmp, out).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+    Ok(crate::plumbing::atomic::write(path, out)?)
 }
 
 #[cfg(test)]

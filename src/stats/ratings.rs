@@ -1,13 +1,16 @@
-//! One rating list for all engines of a tournament: maximum likelihood ratings under
-//! Davidson's draw model with a white advantage ([`model`]), fitted by Newton's method
-//! ([`fit`]) for each group of engines connected by games ([`graph`]), with 95 % error bars from
-//! the inverse Fisher information or, when every game came in a colour-swapped pair, from the
-//! pairs (a sandwich estimator), and the likelihood of superiority of every two engines of a
+//! One rating list for all engines of a tournament: maximum likelihood ratings on the Elo scale
+//! of the rest of the tool (expected score logistic in the rating difference, draws as half
+//! points, as Ordo's default) or, as an option, under Davidson's draw model with a white
+//! advantage ([`model`]), fitted by Newton's method ([`fit`]) for each group of engines
+//! connected by games ([`graph`], [`group`]), with 95 % error bars from the games' or the
+//! colour-swapped pairs' score vectors (a sandwich estimator; Davidson without pairs: the
+//! inverse Fisher information), and the likelihood of superiority of every two engines of a
 //! group. docs/ratings.md says why this model and what happens with awkward input.
 
 mod fit;
 pub mod games;
 mod graph;
+mod group;
 mod linalg;
 pub mod model;
 mod output;
@@ -16,8 +19,8 @@ pub use output::{csv, table};
 
 use crate::game::Outcome;
 use crate::stats::elo::{phi, z95};
-use fit::{Cell, Free, OneGame};
-use model::Wdl;
+use linalg::Matrix;
+pub use model::Model;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
@@ -79,9 +82,10 @@ pub struct GroupFit {
     pub engines: usize,
     /// How its scale is fixed, in words.
     pub anchor: String,
-    /// White advantage in Elo and the half-width of its 95 % interval (0 when not fitted).
+    /// White advantage in Elo and the half-width of its 95 % interval (0 when not fitted: always
+    /// under the logistic model).
     pub white_advantage: [f64; 2],
-    /// Davidson's draw parameter (0 when the group had no draws).
+    /// Davidson's draw parameter (0 when the group had no draws, and under the logistic model).
     pub draw_nu: f64,
     /// Whether the weak prior was needed (no finite maximum likelihood).
     pub prior: bool,
@@ -92,6 +96,10 @@ pub struct GroupFit {
 pub struct RatingList {
     /// Games rated.
     pub games: u64,
+    /// The likelihood maximised (lists written before the logistic model existed were
+    /// Davidson's).
+    #[serde(default = "Model::earlier")]
+    pub model: Model,
     /// How the error bars were computed, in words.
     pub errors: String,
     /// Engines, by group and then by rating, best first.
@@ -104,9 +112,6 @@ pub struct RatingList {
     /// What the reader must know: similar names, groups, infinite ratings, skipped games.
     pub notes: Vec<String>,
 }
-
-/// The model in one line, for reports.
-pub const MODEL: &str = "Davidson draw model with white advantage, maximum likelihood";
 
 /// Warnings for names that differ only in letter case or spaces: they stay separate engines
 /// (a PGN may well hold "Sable 1" and "sable1" as two programs), but the reader should know.
@@ -165,10 +170,101 @@ fn pairs_of(games: &[RatedGame]) -> Result<Vec<[usize; 2]>, usize> {
     }
 }
 
-/// Rates every engine of `names` that played, from `games`.
-pub fn rate(names: &[String], games: &[RatedGame], anchor: Anchor) -> RatingList {
+/// What an engine did in the rated games.
+#[derive(Debug, Clone, Copy, Default)]
+struct Played {
+    games: u64,
+    points: f64,
+    draws: u64,
+}
+
+impl Played {
+    /// It won or lost every game: no finite maximum likelihood rating.
+    fn perfect(&self) -> bool {
+        self.points == 0.0 || self.points == self.games as f64
+    }
+}
+
+/// One engine's line and its index in its group (for the covariance and the LOS).
+struct Placed {
+    line: EngineRating,
+    local: usize,
+}
+
+/// A group's lines, its summary and its ratings' covariance (`None`: not fitted).
+struct GroupOut {
+    lines: Vec<Placed>,
+    fit: GroupFit,
+    cov: Option<Matrix>,
+}
+
+/// Where a group's scale is fixed: the anchor's index in the group (`None`: the mean is 0),
+/// the shift from the fit's origin, and the words for the report.
+struct Origin {
+    local: Option<usize>,
+    shift: f64,
+    words: String,
+}
+
+/// What every group's fit shares.
+struct Input<'a> {
+    names: &'a [String],
+    games: &'a [RatedGame],
+    pairs: Option<&'a [[usize; 2]]>,
+    played: &'a [Played],
+    anchor: Anchor,
+    model: Model,
+}
+
+/// Rates every engine of `names` that played, from `games`, under `model`.
+pub fn rate(names: &[String], games: &[RatedGame], anchor: Anchor, model: Model) -> RatingList {
     let n = names.len();
     let mut notes = similar_names(names);
+    let games = rateable(n, games, &mut notes);
+    let pairs = pairs_of(&games);
+    let played = tally(n, &games);
+    let groups = graph::components(n, games.iter().map(|g| (g.white, g.black)));
+    if groups.len() > 1 {
+        notes.push(format!(
+            "the engines form {} groups that never played each other: each group is rated on \
+             its own scale, and ratings of different groups cannot be compared",
+            groups.len()
+        ));
+    }
+    let input = Input {
+        names,
+        games: &games,
+        pairs: pairs.as_deref().ok(),
+        played: &played,
+        anchor,
+        model,
+    };
+    let (mut placed, mut fits, mut covs) = (Vec::new(), Vec::new(), Vec::new());
+    for (gi, members) in groups.iter().enumerate() {
+        let out = input.group(gi, members, &mut notes);
+        placed.extend(out.lines);
+        fits.push(out.fit);
+        covs.push(out.cov);
+    }
+    placed.sort_by(|a, b| {
+        (a.line.group)
+            .cmp(&b.line.group)
+            .then(b.line.rating.total_cmp(&a.line.rating))
+    });
+    let los = los_matrix(&placed, &covs);
+    RatingList {
+        games: games.len() as u64,
+        model,
+        errors: errors_words(&pairs, games.len(), model),
+        engines: placed.into_iter().map(|p| p.line).collect(),
+        los,
+        groups: fits,
+        notes,
+    }
+}
+
+/// The games between two different known engines; the others are counted in a note.
+fn rateable(n: usize, games: &[RatedGame], notes: &mut Vec<String>) -> Vec<RatedGame> {
     let (games, odd): (Vec<RatedGame>, Vec<RatedGame>) = games
         .iter()
         .copied()
@@ -179,276 +275,216 @@ pub fn rate(names: &[String], games: &[RatedGame], anchor: Anchor) -> RatingList
             odd.len()
         ));
     }
-    let pairs = pairs_of(&games);
-    let errors = match &pairs {
-        Ok(p) => format!(
+    games
+}
+
+/// Games, points and draws of each engine.
+fn tally(n: usize, games: &[RatedGame]) -> Vec<Played> {
+    let mut played = vec![Played::default(); n];
+    for g in games {
+        let white = match g.outcome {
+            Outcome::WhiteWins => 1.0,
+            Outcome::Draw => 0.5,
+            Outcome::BlackWins => 0.0,
+        };
+        let draw = u64::from(g.outcome == Outcome::Draw);
+        for (i, p) in [(g.white, white), (g.black, 1.0 - white)] {
+            played[i].games += 1;
+            played[i].points += p;
+            played[i].draws += draw;
+        }
+    }
+    played
+}
+
+/// How the error bars were computed, in words.
+fn errors_words(pairs: &Result<Vec<[usize; 2]>, usize>, games: usize, model: Model) -> String {
+    match (pairs, model) {
+        (Ok(p), _) => format!(
             "95 %, from the {} colour-swapped game pairs (sandwich estimator over pairs)",
             p.len()
         ),
-        Err(unpaired) => format!(
-            "95 %, from the inverse Fisher information, games taken as independent ({unpaired} \
-             of {} games are not in colour-swapped pairs)",
-            games.len()
+        (Err(unpaired), Model::Logistic) => format!(
+            "95 %, from the games' own score variance (sandwich estimator over games taken as \
+             independent: {unpaired} of {games} games are not in colour-swapped pairs)"
         ),
-    };
-    let mut played = vec![(0u64, 0.0f64, 0u64); n];
-    for g in &games {
-        let (pw, pb) = match g.outcome {
-            Outcome::WhiteWins => (1.0, 0.0),
-            Outcome::Draw => (0.5, 0.5),
-            Outcome::BlackWins => (0.0, 1.0),
-        };
-        let draw = u64::from(g.outcome == Outcome::Draw);
-        for (i, p) in [(g.white, pw), (g.black, pb)] {
-            played[i].0 += 1;
-            played[i].1 += p;
-            played[i].2 += draw;
-        }
+        (Err(unpaired), Model::Davidson) => format!(
+            "95 %, from the inverse Fisher information, games taken as independent ({unpaired} \
+             of {games} games are not in colour-swapped pairs)"
+        ),
     }
-    let groups = graph::components(n, games.iter().map(|g| (g.white, g.black)));
-    if groups.len() > 1 {
-        notes.push(format!(
-            "the engines form {} groups that never played each other: each group is rated on \
-             its own scale, and ratings of different groups cannot be compared",
-            groups.len()
-        ));
-    }
-    let mut engines = Vec::new();
-    let mut fits = Vec::new();
-    let mut cov_of = Vec::new();
-    for (gi, members) in groups.iter().enumerate() {
+}
+
+impl Input<'_> {
+    /// Fits, anchors and lists group `gi`.
+    fn group(&self, gi: usize, members: &[usize], notes: &mut Vec<String>) -> GroupOut {
         let local: HashMap<usize, usize> =
             members.iter().enumerate().map(|(l, &i)| (i, l)).collect();
-        let group_games: Vec<usize> = (0..games.len())
-            .filter(|&k| local.contains_key(&games[k].white))
-            .collect();
-        let outcome = rate_group(
-            members.len(),
-            &local,
-            &games,
-            &group_games,
-            pairs.as_ref().ok(),
-        );
+        let games = group::GroupGames {
+            engines: members.len(),
+            local: &local,
+            games: self.games,
+            pairs: self.pairs,
+        };
+        let solved = group::solve(&games, self.model);
         let m = members.len();
-        let (ratings, cov, fitted) = match outcome {
-            Some(f) => (f.0.ratings.clone(), Some(f.0.cov.clone()), Some(f)),
+        let (ratings, cov) = match &solved {
+            Some(s) => (s.fit.ratings.clone(), Some(s.fit.cov.clone())),
             None => {
                 notes.push(format!(
                     "group {} could not be rated (its games do not determine the ratings)",
                     gi + 1
                 ));
-                (vec![0.0; m], None, None)
+                (vec![0.0; m], None)
             }
         };
-        let (anchor_local, anchor_elo) = match anchor {
-            Anchor::Engine { index, elo } if local.contains_key(&index) => {
-                (Some(local[&index]), elo)
+        let origin = self.origin(gi, members, &local, &ratings, notes);
+        let prior = solved.as_ref().is_some_and(|s| s.prior);
+        let mut lines = Vec::with_capacity(m);
+        for (l, &i) in members.iter().enumerate() {
+            let error = variance(cov.as_ref(), origin.local, l).map(|v| z95() * v.sqrt());
+            let line = self.line(i, gi, ratings[l] + origin.shift, error, prior, notes);
+            lines.push(Placed { line, local: l });
+        }
+        self.prior_notes(gi, members, prior, notes);
+        let (adv, adv_var) = solved.as_ref().map_or((0.0, 0.0), |s| s.fit.advantage);
+        let fit = GroupFit {
+            engines: m,
+            anchor: origin.words,
+            white_advantage: [adv, z95() * adv_var.sqrt()],
+            draw_nu: solved.as_ref().map_or(0.0, |s| s.fit.nu),
+            prior,
+        };
+        GroupOut { lines, fit, cov }
+    }
+
+    /// Where group `gi`'s scale is fixed: the anchor if it is in the group, else the mean.
+    fn origin(
+        &self,
+        gi: usize,
+        members: &[usize],
+        local: &HashMap<usize, usize>,
+        ratings: &[f64],
+        notes: &mut Vec<String>,
+    ) -> Origin {
+        if let Anchor::Engine { index, elo } = self.anchor {
+            if let Some(&k) = local.get(&index) {
+                return Origin {
+                    local: Some(k),
+                    shift: elo - ratings[k],
+                    words: format!("{} = {elo}", self.names[members[k]]),
+                };
             }
-            _ => (None, 0.0),
-        };
-        let shift = match anchor_local {
-            Some(k) => anchor_elo - ratings[k],
-            None => -ratings.iter().sum::<f64>() / m as f64,
-        };
-        let var = |l: usize| -> Option<f64> {
-            let c = cov.as_ref()?;
-            let v = match anchor_local {
-                Some(k) if k == l => return None,
-                Some(k) => c.at(l, l) + c.at(k, k) - 2.0 * c.at(l, k),
-                None => {
-                    let row: f64 = (0..m).map(|j| c.at(l, j)).sum();
-                    let all: f64 = c.a.iter().sum();
-                    c.at(l, l) - 2.0 * row / m as f64 + all / (m * m) as f64
-                }
-            };
-            Some(v.max(0.0))
-        };
-        let anchor_words = match anchor_local {
-            Some(k) => format!("{} = {anchor_elo}", names[members[k]]),
-            None => "mean 0".to_owned(),
-        };
-        if let (Anchor::Engine { index, .. }, None) = (anchor, anchor_local) {
-            if index < n {
+            if index < self.names.len() {
                 notes.push(format!(
                     "group {} does not hold the anchor {}: its mean is 0",
                     gi + 1,
-                    names[index]
+                    self.names[index]
                 ));
             }
         }
-        let prior = fitted.as_ref().is_some_and(|f| f.1);
-        for (l, &i) in members.iter().enumerate() {
-            let (g, p, d) = played[i];
-            let capped = prior && (p == 0.0 || p == g as f64);
-            if capped {
-                let (how, bound) = if p == 0.0 {
-                    ("lost", "an upper")
-                } else {
-                    ("won", "a lower")
-                };
-                notes.push(format!(
-                    "{} {how} all its {g} games: its maximum likelihood rating is infinite; the \
-                     weak prior holds it, so its rating is {bound} bound",
-                    names[i]
-                ));
-            }
-            engines.push((
-                EngineRating {
-                    name: names[i].clone(),
-                    rating: ratings[l] + shift,
-                    error: var(l).map(|v| z95() * v.sqrt()),
-                    games: g,
-                    points: p,
-                    draws: d,
-                    group: gi,
-                    capped,
-                },
-                gi,
-                l,
+        Origin {
+            local: None,
+            shift: -ratings.iter().sum::<f64>() / ratings.len() as f64,
+            words: "mean 0".to_owned(),
+        }
+    }
+
+    /// Engine `i`'s line; an engine that won or lost everything under the prior is capped
+    /// and named in a note.
+    fn line(
+        &self,
+        i: usize,
+        group: usize,
+        rating: f64,
+        error: Option<f64>,
+        prior: bool,
+        notes: &mut Vec<String>,
+    ) -> EngineRating {
+        let p = self.played[i];
+        let capped = prior && p.perfect();
+        if capped {
+            let (how, bound) = if p.points == 0.0 {
+                ("lost", "an upper")
+            } else {
+                ("won", "a lower")
+            };
+            notes.push(format!(
+                "{} {how} all its {} games: its maximum likelihood rating is infinite; the \
+                 weak prior holds it, so its rating is {bound} bound",
+                self.names[i], p.games
             ));
         }
-        if prior
-            && !members
-                .iter()
-                .any(|&i| played[i].1 == 0.0 || played[i].1 == played[i].0 as f64)
-        {
+        EngineRating {
+            name: self.names[i].clone(),
+            rating,
+            error,
+            games: p.games,
+            points: p.points,
+            draws: p.draws,
+            group,
+            capped,
+        }
+    }
+
+    /// The notes of a group fitted with the weak prior.
+    fn prior_notes(&self, gi: usize, members: &[usize], prior: bool, notes: &mut Vec<String>) {
+        if !prior {
+            return;
+        }
+        if !members.iter().any(|&i| self.played[i].perfect()) {
             notes.push(format!(
                 "group {}: some engines never dropped a point to the others (or never took one), \
                  so the maximum likelihood is not finite; rated with the weak prior",
                 gi + 1
             ));
         }
-        if prior {
-            notes.push(format!(
-                "group {}: weak prior used: each pairing that met gets one virtual win for each \
-                 side, half of them with each colour",
-                gi + 1
-            ));
-        }
-        let (adv, adv_var) = fitted.as_ref().map_or((0.0, 0.0), |f| f.0.advantage);
-        fits.push(GroupFit {
-            engines: m,
-            anchor: anchor_words,
-            white_advantage: [adv, z95() * adv_var.sqrt()],
-            draw_nu: fitted.as_ref().map_or(0.0, |f| f.0.nu),
-            prior,
-        });
-        cov_of.push(cov);
+        notes.push(format!(
+            "group {}: weak prior used: each pairing that met gets one virtual win for each \
+             side, half of them with each colour",
+            gi + 1
+        ));
     }
-    engines.sort_by(|a, b| (a.1).cmp(&b.1).then(b.0.rating.total_cmp(&a.0.rating)));
-    let los = engines
+}
+
+/// Variance of engine `l`'s rating relative to the origin: the anchor's (none for the anchor
+/// itself) or the group's mean.
+fn variance(cov: Option<&Matrix>, anchor: Option<usize>, l: usize) -> Option<f64> {
+    let c = cov?;
+    let m = c.n;
+    let v = match anchor {
+        Some(k) if k == l => return None,
+        Some(k) => c.at(l, l) + c.at(k, k) - 2.0 * c.at(l, k),
+        None => {
+            let row: f64 = (0..m).map(|j| c.at(l, j)).sum();
+            let all: f64 = c.a.iter().sum();
+            c.at(l, l) - 2.0 * row / m as f64 + all / (m * m) as f64
+        }
+    };
+    Some(v.max(0.0))
+}
+
+/// `los[i][j]`: the probability that engine `i` is stronger than `j`, within a group.
+fn los_matrix(placed: &[Placed], covs: &[Option<Matrix>]) -> Vec<Vec<Option<f64>>> {
+    placed
         .iter()
-        .map(|(a, ga, la)| {
-            engines
+        .map(|a| {
+            placed
                 .iter()
-                .map(|(b, gb, lb)| {
-                    if ga != gb || la == lb {
+                .map(|b| {
+                    let (ga, gb) = (a.line.group, b.line.group);
+                    if ga != gb || a.local == b.local {
                         return None;
                     }
-                    let c = cov_of[*ga].as_ref()?;
-                    let v = c.at(*la, *la) + c.at(*lb, *lb) - 2.0 * c.at(*la, *lb);
-                    let diff = a.rating - b.rating;
+                    let c = covs[ga].as_ref()?;
+                    let v = c.at(a.local, a.local) + c.at(b.local, b.local)
+                        - 2.0 * c.at(a.local, b.local);
+                    let diff = a.line.rating - b.line.rating;
                     Some(if v > 0.0 { phi(diff / v.sqrt()) } else { 0.5 })
                 })
                 .collect()
         })
-        .collect();
-    RatingList {
-        games: games.len() as u64,
-        errors,
-        engines: engines.into_iter().map(|e| e.0).collect(),
-        los,
-        groups: fits,
-        notes,
-    }
-}
-
-/// Fits one group; the flag says whether the weak prior was needed. Tries the plain maximum
-/// likelihood first, then without the white advantage (all games of a pairing with one engine
-/// white leave it undetermined), then the same with the prior.
-fn rate_group(
-    m: usize,
-    local: &HashMap<usize, usize>,
-    games: &[RatedGame],
-    members: &[usize],
-    pairs: Option<&Vec<[usize; 2]>>,
-) -> Option<(fit::Fit, bool)> {
-    let mut cells: BTreeMap<(usize, usize), Wdl> = BTreeMap::new();
-    for &k in members {
-        let g = &games[k];
-        let c = cells.entry((local[&g.white], local[&g.black])).or_default();
-        match g.outcome {
-            Outcome::WhiteWins => c.w += 1.0,
-            Outcome::Draw => c.d += 1.0,
-            Outcome::BlackWins => c.l += 1.0,
-        }
-    }
-    let scored: Vec<(usize, usize)> = cells
-        .iter()
-        .flat_map(|(&(w, b), c)| {
-            let mut e = Vec::new();
-            if c.w > 0.0 || c.d > 0.0 {
-                e.push((w, b));
-            }
-            if c.l > 0.0 || c.d > 0.0 {
-                e.push((b, w));
-            }
-            e
-        })
-        .collect();
-    let draws = cells.values().any(|c| c.d > 0.0);
-    let finite = graph::strongly_connected(m, &scored);
-    let group_pairs: Option<Vec<[OneGame; 2]>> = pairs.map(|ps| {
-        ps.iter()
-            .filter(|p| local.contains_key(&games[p[0]].white))
-            .map(|p| {
-                p.map(|k| OneGame {
-                    white: local[&games[k].white],
-                    black: local[&games[k].black],
-                    outcome: games[k].outcome,
-                })
-            })
-            .collect()
-    });
-    let with_prior = || {
-        let mut cells = cells.clone();
-        let met: Vec<(usize, usize)> = cells.keys().map(|&(w, b)| (w.min(b), w.max(b))).collect();
-        let mut met = met;
-        met.sort_unstable();
-        met.dedup();
-        for (a, b) in met {
-            // One virtual win for each side, half with each colour: half a white win and
-            // half a white loss in both colour cells.
-            for key in [(a, b), (b, a)] {
-                let c = cells.entry(key).or_default();
-                c.w += 0.5;
-                c.l += 0.5;
-            }
-        }
-        cells
-    };
-    let tries = [
-        (!finite, true),
-        (!finite, false),
-        (true, true),
-        (true, false),
-    ];
-    for (prior, advantage) in tries {
-        let cells = if prior { with_prior() } else { cells.clone() };
-        let list: Vec<Cell> = cells
-            .iter()
-            .map(|(&(white, black), &counts)| Cell {
-                white,
-                black,
-                counts,
-            })
-            .collect();
-        let free = Free { advantage, draws };
-        if let Ok(f) = fit::fit(m, &list, free, group_pairs.as_deref()) {
-            return Some((f, prior));
-        }
-    }
-    None
+        .collect()
 }
 
 #[cfg(test)]

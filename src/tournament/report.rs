@@ -5,7 +5,7 @@ use super::config::{MatchConfig, MatchOutcome, PairingResult, Stop};
 use super::resume::{FaultSummary, PairingSummary};
 use super::schedule::GameJob;
 use crate::game::GameRecord;
-use crate::stats::ratings::{Anchor, RatingList};
+use crate::stats::ratings::{Anchor, Model, RatingList};
 use crate::stats::{eta, InterimReport};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -277,8 +277,9 @@ fn print_failures(o: &MatchOutcome) {
 
 /// The joint rating list of a match of more than two engines (mean 0), once games finished.
 pub fn ratings(o: &MatchOutcome) -> Option<RatingList> {
-    (o.names.len() > 2 && !o.games_rated.is_empty())
-        .then(|| crate::stats::ratings::rate(&o.names, &o.games_rated, Anchor::Mean))
+    (o.names.len() > 2 && !o.games_rated.is_empty()).then(|| {
+        crate::stats::ratings::rate(&o.names, &o.games_rated, Anchor::Mean, Model::default())
+    })
 }
 
 /// The final report: every pairing in the fastchess layout, the joint rating list of a match

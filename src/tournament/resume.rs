@@ -37,6 +37,8 @@ pub enum ResultsError {
     },
     /// Appending to the journal failed.
     JournalWrite(std::io::Error),
+    /// Writing the summary failed.
+    Write(crate::plumbing::atomic::AtomicError),
     /// A game or the summary could not be encoded as JSON.
     Encode(serde_json::Error),
     /// A results file with nothing to resume from: neither a record nor (version 1) words.
@@ -64,6 +66,7 @@ impl fmt::Display for ResultsError {
                 write!(f, "{}:{line}: {cause}", file.display())
             }
             ResultsError::JournalWrite(cause) => write!(f, "writing the journal: {cause}"),
+            ResultsError::Write(e) => write!(f, "{e}"),
             ResultsError::Encode(cause) => write!(f, "{cause}"),
             ResultsError::NoRecord { file } => write!(
                 f,
@@ -333,12 +336,11 @@ impl ResultsFile {
         }
     }
 
-    /// Writes the file atomically (temporary file + rename), so a kill never leaves half a file.
+    /// Writes the file atomically ([`crate::plumbing::atomic`]), so neither a kill nor a
+    /// power cut leaves half a file.
     pub fn save(&self, path: &Path) -> Result<(), ResultsError> {
-        let tmp = path.with_extension("json.tmp");
         let text = serde_json::to_string_pretty(self).map_err(ResultsError::Encode)?;
-        std::fs::write(&tmp, text).map_err(io_error(&tmp))?;
-        std::fs::rename(&tmp, path).map_err(io_error(path))
+        crate::plumbing::atomic::write(path, text).map_err(ResultsError::Write)
     }
 }
 

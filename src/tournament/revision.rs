@@ -199,18 +199,20 @@ pub fn ensure_pinned_build(e: &mut super::EngineConfig, verbose: bool) -> Result
     Ok(())
 }
 
-/// Copies `built` to `exe` through a temporary file in the same directory and a rename, so that
-/// `exe` either does not exist or is complete: a kill during the copy leaves only the temporary
-/// file, which no later run mistakes for a cached build.
+/// Copies `built` to `exe` atomically ([`crate::plumbing::atomic`]), so that `exe` either does
+/// not exist or is complete: a kill during the copy leaves no file a later run could mistake
+/// for a cached build.
 fn install(built: &Path, exe: &Path) -> Result<(), String> {
     let dir = exe.parent().expect("the cache path has a parent");
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let tmp = dir.join(format!(".sable.partial-{}", std::process::id()));
-    std::fs::copy(built, &tmp).map_err(|e| format!("copying {}: {e}", built.display()))?;
-    std::fs::File::open(&tmp)
-        .and_then(|f| f.sync_all())
-        .map_err(|e| format!("{}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, exe).map_err(|e| format!("{}: {e}", exe.display()))
+    let copying = |e: std::io::Error| format!("copying {}: {e}", built.display());
+    let mut from = std::fs::File::open(built).map_err(copying)?;
+    let mode = from.metadata().map_err(copying)?.permissions();
+    let mut to = crate::plumbing::atomic::AtomicFile::create(exe).map_err(|e| e.to_string())?;
+    std::io::copy(&mut from, &mut to).map_err(copying)?;
+    // The copy is a new file: give it the build's mode (executable).
+    to.file().set_permissions(mode).map_err(copying)?;
+    to.commit().map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -227,16 +229,23 @@ mod tests {
         let exe = dir.join("cache").join("abc").join("sable");
         // A copy killed half way leaves a partial file beside, never at, the cached path.
         std::fs::create_dir_all(exe.parent().unwrap()).unwrap();
-        std::fs::write(exe.with_file_name(".sable.partial-1"), [7u8; 10]).unwrap();
+        let planted = ".sable.1-0.tmp";
+        std::fs::write(exe.with_file_name(planted), [7u8; 10]).unwrap();
         assert!(!exe.exists());
         install(&built, &exe).unwrap();
         assert_eq!(std::fs::read(&exe).unwrap().len(), 100_000);
         let leftovers: Vec<_> = std::fs::read_dir(exe.parent().unwrap())
             .unwrap()
             .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .filter(|n| n.starts_with(".sable.partial") && n != ".sable.partial-1")
+            .filter(|n| n.ends_with(".tmp") && n != planted)
             .collect();
         assert!(leftovers.is_empty(), "{leftovers:?}");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode();
+            assert_eq!(mode(&exe), mode(&built), "the build's mode is kept");
+        }
         assert!(install(&dir.join("missing"), &exe)
             .unwrap_err()
             .contains("missing"));

@@ -23,11 +23,12 @@
 
 use super::dict::Dict;
 use super::store::{Bytes, Store};
+use crate::plumbing::atomic::AtomicFile;
 use crate::tournament::revision::{fnv_extend, FNV_START};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fs::File;
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 /// The first eight bytes of every cache file.
@@ -43,9 +44,7 @@ const HEADER: usize = 72;
 
 /// Writes a cache file section by section (training records, then validation records).
 pub struct Writer {
-    out: BufWriter<File>,
-    tmp: PathBuf,
-    path: PathBuf,
+    out: BufWriter<AtomicFile>,
     sum: u64,
     /// The dictionary of every appended store, once written.
     dict: Option<(Arc<Dict>, u64)>,
@@ -56,18 +55,15 @@ pub struct Writer {
 }
 
 impl Writer {
-    /// Starts `path` (written as `path.tmp` until [`Writer::finish`]) for the given identity.
+    /// Starts `path` (written beside it until [`Writer::finish`], [`crate::plumbing::atomic`])
+    /// for the given identity.
     pub fn create(path: &Path, identity: &str) -> anyhow::Result<Writer> {
-        let tmp = path.with_extension("tmp");
-        let file = File::create(&tmp)
-            .map_err(|e| anyhow::anyhow!("{}: cannot create: {e}", tmp.display()))?;
+        let file = AtomicFile::create(path)?;
         let mut out = BufWriter::with_capacity(1 << 20, file);
         out.write_all(&[0u8; HEADER])?;
         out.write_all(identity.as_bytes())?;
         Ok(Writer {
             out,
-            tmp,
-            path: path.to_path_buf(),
             sum: fnv_extend(FNV_START, identity.as_bytes()),
             dict: None,
             sections: vec![(0, 0)],
@@ -132,22 +128,24 @@ impl Writer {
         self.out.seek(SeekFrom::Start(0))?;
         self.out.write_all(&h)?;
         let file = self.out.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
-        drop(file);
-        std::fs::rename(&self.tmp, &self.path).map_err(|e| {
-            anyhow::anyhow!(
-                "renaming {} to {}: {e}",
-                self.tmp.display(),
-                self.path.display()
-            )
-        })?;
+        file.commit()?;
         Ok(())
     }
 }
 
 /// Opens the cache at `path` if it was made from exactly `identity` and is whole; returns the
 /// training and validation stores over the mapped file, or why the file cannot be used.
-pub fn open(path: &Path, identity: &str, params: usize) -> Result<(Store, Store), String> {
+///
+/// # Safety
+/// The stores read the file through a memory map, as shakmaty-syzygy reads its tables: the
+/// caller must make sure that no one truncates the file while the stores live (the map would
+/// fault) and that no one rewrites it in place (its bytes would change under safe slices).
+/// Every record is checked here; the kernel checks the slots of each block again before it
+/// reads them, so a file rewritten between the two gives an error, not a write outside the
+/// weight tables, but the language's guarantees for the slices hold only under this contract.
+/// The harness writes caches only under another name and renames them into place
+/// ([`crate::plumbing::atomic`]), which leaves a mapped file untouched.
+pub unsafe fn open(path: &Path, identity: &str, params: usize) -> Result<(Store, Store), String> {
     let mut file = File::open(path).map_err(|e| format!("cannot open: {e}"))?;
     let size = file.metadata().map_err(|e| e.to_string())?.len();
     let mut h = [0u8; HEADER];
@@ -180,9 +178,8 @@ pub fn open(path: &Path, identity: &str, params: usize) -> Result<(Store, Store)
             want.map_or("more than 2^64".to_string(), |w| w.to_string())
         ));
     }
-    // SAFETY: the file is mapped read-only; it is the tuner's own file (written under another
-    // name and renamed into place), and its bytes are checksummed and decoded below before any
-    // record is trusted. Another process truncating it while it is mapped would be a misuse.
+    // SAFETY: the caller's contract (this function's `# Safety`): the file is neither
+    // truncated nor rewritten while mapped.
     let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| format!("cannot map: {e}"))?;
     let map = Arc::new(map);
     let id_end = HEADER + ident_len as usize;
@@ -328,6 +325,70 @@ mod tests {
         assert!(d.contains("`b=2`") && d.contains("`b=3`"), "{d}");
         let d = identity_difference("a=1", "a=1\nc=4").unwrap();
         assert!(d.contains("(nothing)") && d.contains("c=4"), "{d}");
+    }
+
+    /// A cache of a synthetic store (training) and an empty validation section.
+    fn written(name: &str) -> (std::path::PathBuf, Store) {
+        let dir = std::env::temp_dir().join(format!("sable-cache-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.cache");
+        let s = super::super::kernel::tests::synthetic(300, 30);
+        let mut w = Writer::create(&path, "test").unwrap();
+        w.append(&s).unwrap();
+        w.next_section();
+        w.finish().unwrap();
+        (path, s)
+    }
+
+    #[test]
+    fn a_damaged_cache_is_refused_with_its_reason() {
+        let (path, _) = written("damaged");
+        let mut bytes = std::fs::read(&path).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 0x5A;
+        std::fs::write(&path, &bytes).unwrap();
+        // SAFETY: nothing else touches this test's file while the stores live.
+        let e = unsafe { open(&path, "test", 30) }.err().unwrap();
+        assert!(e.contains("checksum mismatch"), "{e}");
+        std::fs::remove_dir_all(path.parent().unwrap()).ok();
+    }
+
+    #[test]
+    fn a_cache_rewritten_under_a_running_store_gives_an_error_not_a_panic() {
+        use super::super::model::to_dense;
+        let (path, _) = written("rewritten");
+        // SAFETY: the test breaks the contract on purpose (it rewrites the file in place, the
+        // same length), to see the kernel refuse the changed slots; the bytes are only read.
+        let (train, _) = unsafe { open(&path, "test", 30) }.unwrap();
+        let w = to_dense(&vec![[3.0, -1.0]; 30]).unwrap();
+        let kernel = super::super::kernel::loss;
+        assert!(kernel(&train, &w, 1.0, 0..train.len()).is_ok());
+        // Where the records start in the file: after the header, identity and dictionary.
+        let header = std::fs::read(&path).unwrap();
+        let field =
+            |i: usize| u64::from_le_bytes(header[8 + 8 * i..16 + 8 * i].try_into().unwrap());
+        let start = HEADER + (field(1) + field(2)) as usize;
+        let first = train.rec(0).bytes.as_ptr() as usize;
+        // Every record becomes one chain of 255-slot gaps, far past the table.
+        let mut file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        for p in 0..train.len() {
+            let r = train.rec(p).bytes;
+            let at = start + (r.as_ptr() as usize - first);
+            let mut new = vec![0u8, (r.len() - 3) as u8, 0];
+            new.resize(r.len(), 0xFF);
+            file.seek(SeekFrom::Start(at as u64)).unwrap();
+            file.write_all(&new).unwrap();
+        }
+        file.sync_all().unwrap();
+        let e = kernel(&train, &w, 1.0, 0..train.len()).unwrap_err();
+        assert!(e.to_string().contains("outside the weight tables"), "{e}");
+        let mut grad = super::super::model::zero_dense();
+        let g = super::super::kernel::loss_and_grad(&train, &w, 1.0, 0..train.len(), &mut grad[..]);
+        assert!(g.is_err());
+        assert!(super::super::kernel::evals(&train, &w, 0..train.len()).is_err());
+        drop(train);
+        std::fs::remove_dir_all(path.parent().unwrap()).ok();
     }
 
     #[test]

@@ -48,22 +48,65 @@ macro_rules! widest {
     };
 }
 
+/// A block of records whose term slots fall outside the weight tables: the store's bytes are
+/// not those checked when it was opened (a cache file damaged, or changed while mapped).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SlotError {
+    /// The first position of the block.
+    pub block: usize,
+}
+
+impl std::fmt::Display for SlotError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "positions from {}: a term outside the weight tables; the data changed after it \
+             was checked (a cache file damaged or rewritten while the tuner read it: delete it \
+             and run again to rebuild it)",
+            self.block
+        )
+    }
+}
+
+impl std::error::Error for SlotError {}
+
+/// Whether every term of the block's records indexes within tables of `slots` slots and
+/// `others` weights: each chain's last slot (the sum of its gaps: a chain only climbs), every
+/// far slot, and each record's last other term (the sum of its gaps). This is the proof the
+/// unchecked indexing below relies on, taken on the bytes the kernel is about to read, one
+/// block at a time, just before the hot loops read them.
+fn within(b: &Block<'_>, slots: usize, others: usize) -> bool {
+    b.groups[..b.n].iter().all(|&(chain, far, general)| {
+        let last_chain: usize = chain.iter().map(|&g| g as usize).sum();
+        let far_ok = far
+            .chunks_exact(2)
+            .all(|f| usize::from(u16::from_le_bytes([f[0], f[1]])) < slots);
+        let last_other: usize = general.chunks_exact(2).map(|t| t[0] as usize).sum();
+        (chain.is_empty() || last_chain < slots)
+            && far_ok
+            && (general.len() < 2 || last_other < others)
+    })
+}
+
 /// The pair in slot `j`.
+///
+/// # Safety
+/// `j < ws.len()`.
 #[inline(always)]
-fn at(ws: &[[f64; 2]], j: usize) -> [f64; 2] {
+unsafe fn at(ws: &[[f64; 2]], j: usize) -> [f64; 2] {
     debug_assert!(j < ws.len());
-    // SAFETY: every chain and far slot a `Store` holds is below its dictionary's `slots()`,
-    // the length of the kernel's tables (`Store::push` and `Store::from_bytes` keep that
-    // invariant), and every other term's index is below `MAX_PARAMS`, the length of a
-    // `Dense` array.
+    // SAFETY: the caller's contract.
     unsafe { *ws.get_unchecked(j) }
 }
 
 /// Adds `v` to the pair in slot `j`.
+///
+/// # Safety
+/// `j < gs.len()`.
 #[inline(always)]
-fn add_at(gs: &mut [[f64; 2]], j: usize, v: [f64; 2]) {
+unsafe fn add_at(gs: &mut [[f64; 2]], j: usize, v: [f64; 2]) {
     debug_assert!(j < gs.len());
-    // SAFETY: as in `at`.
+    // SAFETY: the caller's contract.
     let x = unsafe { gs.get_unchecked_mut(j) };
     x[0] += v[0];
     x[1] += v[1];
@@ -71,39 +114,50 @@ fn add_at(gs: &mut [[f64; 2]], j: usize, v: [f64; 2]) {
 
 /// The sum of the slots of a chain, in two independent sums (one sum would wait on the
 /// addition's latency at every term).
+///
+/// # Safety
+/// The chain's last slot (the sum of its gaps) is below `ws.len()` ([`within`]).
 #[inline(always)]
-fn sum_chain(gaps: &[u8], ws: &[[f64; 2]]) -> [f64; 2] {
+unsafe fn sum_chain(gaps: &[u8], ws: &[[f64; 2]]) -> [f64; 2] {
     let (mut a, mut b) = ([0.0f64; 2], [0.0f64; 2]);
     let mut j = 0usize;
     let mut pairs = gaps.chunks_exact(2);
     for g in &mut pairs {
         j += g[0] as usize;
-        let x = at(ws, j);
+        // SAFETY: j never passes the chain's last slot (the gaps only add).
+        let x = unsafe { at(ws, j) };
         j += g[1] as usize;
-        let y = at(ws, j);
+        // SAFETY: as above.
+        let y = unsafe { at(ws, j) };
         a = [a[0] + x[0], a[1] + x[1]];
         b = [b[0] + y[0], b[1] + y[1]];
     }
     if let [g] = pairs.remainder() {
-        let x = at(ws, j + *g as usize);
+        // SAFETY: this is the chain's last slot.
+        let x = unsafe { at(ws, j + *g as usize) };
         a = [a[0] + x[0], a[1] + x[1]];
     }
     [a[0] + b[0], a[1] + b[1]]
 }
 
 /// The sum of the far slots, in two independent sums as [`sum_chain`].
+///
+/// # Safety
+/// Every far slot is below `ws.len()` ([`within`]).
 #[inline(always)]
-fn sum_far(far: &[u8], ws: &[[f64; 2]]) -> [f64; 2] {
+unsafe fn sum_far(far: &[u8], ws: &[[f64; 2]]) -> [f64; 2] {
     let (mut a, mut b) = ([0.0f64; 2], [0.0f64; 2]);
     let slot = |f: &[u8]| u16::from_le_bytes([f[0], f[1]]) as usize;
     let mut quads = far.chunks_exact(4);
     for q in &mut quads {
-        let (x, y) = (at(ws, slot(&q[..2])), at(ws, slot(&q[2..])));
+        // SAFETY: the caller's contract covers every far slot.
+        let (x, y) = unsafe { (at(ws, slot(&q[..2])), at(ws, slot(&q[2..]))) };
         a = [a[0] + x[0], a[1] + x[1]];
         b = [b[0] + y[0], b[1] + y[1]];
     }
     if let [f0, f1] = quads.remainder() {
-        let x = at(ws, slot(&[*f0, *f1]));
+        // SAFETY: as above.
+        let x = unsafe { at(ws, slot(&[*f0, *f1])) };
         a = [a[0] + x[0], a[1] + x[1]];
     }
     [a[0] + b[0], a[1] + b[1]]
@@ -111,16 +165,20 @@ fn sum_far(far: &[u8], ws: &[[f64; 2]]) -> [f64; 2] {
 
 /// The (mg, eg) sums of one record: its chain's slots plus its other terms (coefficient times
 /// weight).
+///
+/// # Safety
+/// The record's terms are within `ws` and `w` ([`within`]).
 #[inline(always)]
-fn dot((chain, far, others): Groups<'_>, ws: &[[f64; 2]], w: &Dense) -> [f64; 2] {
-    let u = sum_chain(chain, ws);
-    let v = sum_far(far, ws);
+unsafe fn dot((chain, far, others): Groups<'_>, ws: &[[f64; 2]], w: &Dense) -> [f64; 2] {
+    // SAFETY: the caller's contract.
+    let (u, v) = unsafe { (sum_chain(chain, ws), sum_far(far, ws)) };
     let mut g = [v[0], v[1]];
     let mut i = 0usize;
     for t in others.chunks_exact(2) {
         i += t[0] as usize;
         let c = t[1] as i8 as f64;
-        let x = at(w, i);
+        // SAFETY: i never passes the record's last other term (the gaps only add).
+        let x = unsafe { at(w, i) };
         g[0] += c * x[0];
         g[1] += c * x[1];
     }
@@ -128,36 +186,45 @@ fn dot((chain, far, others): Groups<'_>, ws: &[[f64; 2]], w: &Dense) -> [f64; 2]
 }
 
 /// The White-view evals of the block's positions, into `x[..b.n]`.
+///
+/// # Safety
+/// `within(b, ws.len(), w.len())`.
 #[inline(always)]
-fn eval_block(b: &Block<'_>, ws: &[[f64; 2]], w: &Dense, x: &mut [f64; BLOCK]) {
+unsafe fn eval_block(b: &Block<'_>, ws: &[[f64; 2]], w: &Dense, x: &mut [f64; BLOCK]) {
     for (j, xj) in x[..b.n].iter_mut().enumerate() {
-        let [mg, eg] = dot(b.groups[j], ws, w);
+        // SAFETY: the caller's contract covers every record of the block.
+        let [mg, eg] = unsafe { dot(b.groups[j], ws, w) };
         *xj = mg * b.rho_mg[j] + eg * b.rho_eg[j] + b.fixed[j];
     }
 }
 
 /// Adds `d` to the gradient slot of every chain term, and `coef * d` to the dense gradient of
 /// every other term.
+///
+/// # Safety
+/// The record's terms are within `gs` and `gd` ([`within`]).
 #[inline(always)]
-fn scatter(
+unsafe fn scatter(
     (chain, far, others): Groups<'_>,
     d: [f64; 2],
     gs: &mut [[f64; 2]],
     gd: &mut [[f64; 2]],
 ) {
     let mut j = 0usize;
+    // SAFETY (all three loops): the caller's contract; j and i climb to the chain's and the
+    // other terms' last index.
     for &b in chain {
         j += b as usize;
-        add_at(gs, j, d);
+        unsafe { add_at(gs, j, d) };
     }
     for f in far.chunks_exact(2) {
-        add_at(gs, u16::from_le_bytes([f[0], f[1]]) as usize, d);
+        unsafe { add_at(gs, u16::from_le_bytes([f[0], f[1]]) as usize, d) };
     }
     let mut i = 0usize;
     for t in others.chunks_exact(2) {
         i += t[0] as usize;
         let c = t[1] as i8 as f64;
-        add_at(gd, i, [c * d[0], c * d[1]]);
+        unsafe { add_at(gd, i, [c * d[0], c * d[1]]) };
     }
 }
 
@@ -169,10 +236,10 @@ fn chunks(n: usize) -> Vec<Range<usize>> {
 }
 
 /// Mean squared error over positions `range` at weights `w` and scale `k`.
-pub fn loss(s: &Store, w: &Dense, k: f64, range: Range<usize>) -> f64 {
+pub fn loss(s: &Store, w: &Dense, k: f64, range: Range<usize>) -> Result<f64, SlotError> {
     let n = range.len();
     if n == 0 {
-        return 0.0;
+        return Ok(0.0);
     }
     let base = range.start;
     let ws = s.dict().table(w);
@@ -180,30 +247,38 @@ pub fn loss(s: &Store, w: &Dense, k: f64, range: Range<usize>) -> f64 {
     let sse: f64 = chunks(n)
         .into_par_iter()
         .map(|r| loss_chunk(s, (&ws, w), kk, r.start + base..r.end + base))
-        .sum();
-    sse / n as f64
+        .try_reduce(|| 0.0, |a, b| Ok(a + b))?;
+    Ok(sse / n as f64)
 }
+
+type Sums = Result<f64, SlotError>;
 
 widest! {
     /// Sum of squared errors over `r` (`kk`: the scale K times ln 10 / 400).
-    fn loss_chunk(s: &Store, tables: (&[[f64; 2]], &Dense), kk: f64, r: Range<usize>) -> f64 =
+    fn loss_chunk(s: &Store, tables: (&[[f64; 2]], &Dense), kk: f64, r: Range<usize>) -> Sums =
         loss_chunk_any
 }
 
 #[inline(always)]
-fn loss_chunk_any(s: &Store, (ws, w): (&[[f64; 2]], &Dense), kk: f64, r: Range<usize>) -> f64 {
+fn loss_chunk_any(s: &Store, (ws, w): (&[[f64; 2]], &Dense), kk: f64, r: Range<usize>) -> Sums {
     let mut b = Block::new();
     let mut x = [0.0f64; BLOCK];
+    let mut at = r.start;
     let mut recs = s.records(r);
     let mut acc = 0.0;
     while b.fill(&mut recs) > 0 {
-        eval_block(&b, ws, w, &mut x);
+        if !within(&b, ws.len(), w.len()) {
+            return Err(SlotError { block: at });
+        }
+        at += b.n;
+        // SAFETY: `within` checked every term of this block against `ws` and `w` just above.
+        unsafe { eval_block(&b, ws, w, &mut x) };
         for (&xj, &rj) in x[..b.n].iter().zip(&b.result) {
             let d = rj - logistic(kk * xj);
             acc += d * d;
         }
     }
-    acc
+    Ok(acc)
 }
 
 /// Mean squared error over `range` and its gradient with respect to every weight (mg, eg),
@@ -214,11 +289,11 @@ pub fn loss_and_grad(
     k: f64,
     range: Range<usize>,
     grad: &mut [[f64; 2]],
-) -> f64 {
+) -> Result<f64, SlotError> {
     let n = range.len();
     grad.fill([0.0; 2]);
     if n == 0 {
-        return 0.0;
+        return Ok(0.0);
     }
     let width = s.width().min(grad.len());
     let base = range.start;
@@ -235,21 +310,21 @@ pub fn loss_and_grad(
                 r.start + base..r.end + base,
                 &mut gs,
                 &mut gd,
-            );
-            (sse, gs, gd)
+            )?;
+            Ok((sse, gs, gd))
         })
-        .reduce_with(|(a, mut gsa, mut gda), (b, gsb, gdb)| {
+        .try_reduce_with(|(a, mut gsa, mut gda), (b, gsb, gdb)| {
             add_into(&mut gsa, &gsb);
             add_into(&mut gda[..width], &gdb[..width]);
-            (a + b, gsa, gda)
+            Ok((a + b, gsa, gda))
         })
-        .expect("at least one chunk");
+        .expect("at least one chunk")?;
     s.dict().unfold(&mut gs, &mut gd[..]);
     let inv = 1.0 / n as f64;
     for (o, x) in grad[..width].iter_mut().zip(&gd[..width]) {
         *o = [x[0] * inv, x[1] * inv];
     }
-    sse * inv
+    Ok(sse * inv)
 }
 
 fn add_into(a: &mut [[f64; 2]], b: &[[f64; 2]]) {
@@ -269,7 +344,7 @@ widest! {
         r: Range<usize>,
         gs: &mut [[f64; 2]],
         gd: &mut Dense
-    ) -> f64 = grad_chunk_any
+    ) -> Sums = grad_chunk_any
 }
 
 #[inline(always)]
@@ -280,16 +355,24 @@ fn grad_chunk_any(
     r: Range<usize>,
     gs: &mut [[f64; 2]],
     gd: &mut Dense,
-) -> f64 {
+) -> Sums {
     let kk = k * LN10_400;
     let mut sse = 0.0;
     let mut b = Block::new();
     let mut x = [0.0f64; BLOCK];
     let (mut dm, mut de, mut e2) = ([0.0f64; BLOCK], [0.0f64; BLOCK], [0.0f64; BLOCK]);
+    let mut at = r.start;
     let mut recs = s.records(r);
+    // The gradient tables have the weight tables' lengths (the proof below covers both).
+    let (slots, others) = (ws.len().min(gs.len()), w.len().min(gd.len()));
     while b.fill(&mut recs) > 0 {
         let n = b.n;
-        eval_block(&b, ws, w, &mut x);
+        if !within(&b, slots, others) {
+            return Err(SlotError { block: at });
+        }
+        at += n;
+        // SAFETY: `within` checked every term of this block against the tables just above.
+        unsafe { eval_block(&b, ws, w, &mut x) };
         // no running sum inside this loop, so the compiler can vectorise it; the squared
         // errors are summed after it, in the same order as before
         for j in 0..n {
@@ -305,35 +388,42 @@ fn grad_chunk_any(
             sse += e;
         }
         for j in 0..n {
-            scatter(b.groups[j], [dm[j], de[j]], gs, &mut gd[..]);
+            // SAFETY: as for `eval_block` above.
+            unsafe { scatter(b.groups[j], [dm[j], de[j]], gs, &mut gd[..]) };
         }
     }
-    sse
+    Ok(sse)
 }
 
 /// White-view evals of positions `range` (for K fitting, where the weights do not move).
-pub fn evals(s: &Store, w: &Dense, range: Range<usize>) -> Vec<f64> {
+pub fn evals(s: &Store, w: &Dense, range: Range<usize>) -> Result<Vec<f64>, SlotError> {
     let base = range.start;
     let ws = s.dict().table(w);
-    chunks(range.len())
+    let parts: Vec<Vec<f64>> = chunks(range.len())
         .into_par_iter()
         .map(|r| {
             let mut b = Block::new();
             let mut x = [0.0f64; BLOCK];
             let mut out = Vec::with_capacity(r.len());
+            let mut at = r.start + base;
             let mut recs = s.records(r.start + base..r.end + base);
             while b.fill(&mut recs) > 0 {
-                eval_block(&b, &ws, w, &mut x);
+                if !within(&b, ws.len(), w.len()) {
+                    return Err(SlotError { block: at });
+                }
+                at += b.n;
+                // SAFETY: `within` checked every term of this block just above.
+                unsafe { eval_block(&b, &ws, w, &mut x) };
                 out.extend_from_slice(&x[..b.n]);
             }
-            out
+            Ok(out)
         })
-        .flatten()
-        .collect()
+        .collect::<Result<_, _>>()?;
+    Ok(parts.concat())
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::super::dict::Dict;
     use super::super::model::{eval_pos, to_dense, zero_dense};
     use super::super::record::Coefs;
@@ -402,7 +492,10 @@ mod tests {
             .map(|i| [3.0 * i as f64 - 140.0, 60.5 - 1.5 * i as f64])
             .collect();
         let w = to_dense(&w0).unwrap();
-        let (e1, e2) = (evals(&s, &w, 0..s.len()), evals(&plain, &w, 0..s.len()));
+        let (e1, e2) = (
+            evals(&s, &w, 0..s.len()).unwrap(),
+            evals(&plain, &w, 0..s.len()).unwrap(),
+        );
         for p in 0..s.len() {
             assert!((e1[p] - e2[p]).abs() < 1e-9, "position {p}");
             assert!(
@@ -411,8 +504,8 @@ mod tests {
             );
         }
         let (mut g1, mut g2) = (zero_dense(), zero_dense());
-        let l1 = loss_and_grad(&s, &w, 1.2, 0..s.len(), &mut g1[..]);
-        let l2 = loss_and_grad(&plain, &w, 1.2, 0..s.len(), &mut g2[..]);
+        let l1 = loss_and_grad(&s, &w, 1.2, 0..s.len(), &mut g1[..]).unwrap();
+        let l2 = loss_and_grad(&plain, &w, 1.2, 0..s.len(), &mut g2[..]).unwrap();
         assert!((l1 - l2).abs() < 1e-12);
         for i in 0..100 {
             for ph in 0..2 {
@@ -432,11 +525,11 @@ mod tests {
             .map(|i| [13.0 * i as f64 - 200.0, 77.5 - 5.0 * i as f64])
             .collect();
         let w = to_dense(&w0).unwrap();
-        let e = evals(&s, &w, 0..s.len());
+        let e = evals(&s, &w, 0..s.len()).unwrap();
         for (p, &x) in e.iter().enumerate() {
             assert!((x - eval_pos(&s, p, &w)).abs() < 1e-9, "position {p}");
         }
-        let part = evals(&s, &w, 130..131);
+        let part = evals(&s, &w, 130..131).unwrap();
         assert_eq!(part, vec![e[130]]);
     }
 
@@ -450,8 +543,8 @@ mod tests {
         let w = to_dense(&w0).unwrap();
         let k = 1.3;
         let mut g = zero_dense();
-        let l = loss_and_grad(&s, &w, k, 0..s.len(), &mut g[..]);
-        assert!((l - loss(&s, &w, k, 0..s.len())).abs() < 1e-12);
+        let l = loss_and_grad(&s, &w, k, 0..s.len(), &mut g[..]).unwrap();
+        assert!((l - loss(&s, &w, k, 0..s.len()).unwrap()).abs() < 1e-12);
         let h = 1e-4;
         for i in 0..12 {
             for ph in 0..2 {
@@ -459,7 +552,9 @@ mod tests {
                 let mut wm = w.clone();
                 wp[i][ph] += h;
                 wm[i][ph] -= h;
-                let fd = (loss(&s, &wp, k, 0..s.len()) - loss(&s, &wm, k, 0..s.len())) / (2.0 * h);
+                let fd = (loss(&s, &wp, k, 0..s.len()).unwrap()
+                    - loss(&s, &wm, k, 0..s.len()).unwrap())
+                    / (2.0 * h);
                 let a = g[i][ph];
                 assert!(
                     (fd - a).abs() <= 1e-7 + 1e-4 * a.abs(),
@@ -492,12 +587,31 @@ mod tests {
         }
         let w = to_dense(&vec![[5.0, -2.0]; 30]).unwrap();
         let (mut g1, mut g2) = (zero_dense(), zero_dense());
-        let l1 = loss_and_grad(&s, &w, 1.1, 0..s.len(), &mut g1[..30]);
-        let l2 = loss_and_grad(&grouped, &w, 1.1, 0..s.len(), &mut g2[..30]);
+        let l1 = loss_and_grad(&s, &w, 1.1, 0..s.len(), &mut g1[..30]).unwrap();
+        let l2 = loss_and_grad(&grouped, &w, 1.1, 0..s.len(), &mut g2[..30]).unwrap();
         assert!((l1 - l2).abs() < 1e-12);
         for i in 0..30 {
             assert!((g1[i][0] - g2[i][0]).abs() < 1e-12 && (g1[i][1] - g2[i][1]).abs() < 1e-12);
         }
+    }
+
+    #[test]
+    fn slots_outside_the_tables_are_an_error_in_every_kernel() {
+        let s = synthetic(300, 30);
+        let w = to_dense(&vec![[1.0, 2.0]; 30]).unwrap();
+        let ws = s.dict().table(&w[..]);
+        assert!(ws.len() > 1);
+        let short = &ws[..ws.len() / 2];
+        let kk = LN10_400;
+        assert_eq!(
+            loss_chunk(&s, (short, &w), kk, 0..s.len()),
+            Err(SlotError { block: 0 })
+        );
+        let (mut gs, mut gd) = (vec![[0.0; 2]; short.len()], zero_dense());
+        let got = grad_chunk(&s, (short, &w), 1.0, 0..s.len(), &mut gs, &mut gd);
+        assert_eq!(got, Err(SlotError { block: 0 }));
+        // The same tables in full pass.
+        assert!(loss_chunk(&s, (&ws, &w), kk, 0..s.len()).is_ok());
     }
 
     #[test]
@@ -512,7 +626,7 @@ mod tests {
             } else {
                 grad_chunk_any(&s, (&ws, &w), 1.1, 0..s.len(), &mut gs, &mut gd)
             };
-            (sse.to_bits(), gs, gd[..30].to_vec())
+            (sse.unwrap().to_bits(), gs, gd[..30].to_vec())
         };
         // the dispatched kernel (AVX-512 or AVX2 where the processor has them) and the
         // baseline one
@@ -520,7 +634,7 @@ mod tests {
         let kk = 1.1 * LN10_400;
         let a = loss_chunk(&s, (&ws, &w), kk, 0..s.len());
         let b = loss_chunk_any(&s, (&ws, &w), kk, 0..s.len());
-        assert_eq!(a.to_bits(), b.to_bits());
+        assert_eq!(a.unwrap().to_bits(), b.unwrap().to_bits());
     }
 
     #[test]
@@ -528,11 +642,11 @@ mod tests {
         let s = synthetic(1000, 20);
         let w = to_dense(&vec![[7.0, -3.0]; 20]).unwrap();
         let mut g = zero_dense();
-        let l = loss_and_grad(&s, &w, 1.0, 0..s.len(), &mut g[..]);
+        let l = loss_and_grad(&s, &w, 1.0, 0..s.len(), &mut g[..]).unwrap();
         let ws = s.dict().table(&w[..]);
         let mut gs = vec![[0.0; 2]; ws.len()];
         let mut g1 = zero_dense();
-        let sse = grad_chunk(&s, (&ws, &w), 1.0, 0..s.len(), &mut gs, &mut g1);
+        let sse = grad_chunk(&s, (&ws, &w), 1.0, 0..s.len(), &mut gs, &mut g1).unwrap();
         s.dict().unfold(&mut gs, &mut g1[..]);
         assert!((l - sse / 1000.0).abs() < 1e-12);
         for i in 0..20 {

@@ -45,7 +45,10 @@ pub fn load(
     let identity = identity(o)?;
     let params = sable::eval::Params::len();
     if path.exists() {
-        match cache::open(path, &identity, params) {
+        // SAFETY: the cache is the tuner's own file; the harness replaces it only by writing
+        // beside it and renaming (never in place), and `--cache` names a file for this
+        // harness alone (docs/tune.md).
+        match unsafe { cache::open(path, &identity, params) } {
             Ok((train, valid)) => {
                 eprintln!(
                     "{}: cache of {} + {} positions, {:.1} bytes/position, memory-mapped",
@@ -63,7 +66,8 @@ pub fn load(
         eprintln!("{}: no cache yet; building it", path.display());
     }
     build(o, target, Some((path, &identity)))?;
-    cache::open(path, &identity, params)
+    // SAFETY: as above; the file was just written by this process.
+    unsafe { cache::open(path, &identity, params) }
         .map_err(|e| anyhow::anyhow!("{}: the cache just written: {e}", path.display()))
 }
 

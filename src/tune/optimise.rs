@@ -82,10 +82,7 @@ pub struct Best {
 impl Checkpoint {
     /// Writes the checkpoint as JSON (through a temporary file, so a crash never leaves half a file).
     pub fn save(&self, path: &Path) -> anyhow::Result<()> {
-        let tmp = path.with_extension("tmp");
-        std::fs::write(&tmp, serde_json::to_vec(self)?)
-            .with_context(|| format!("writing {}", tmp.display()))?;
-        std::fs::rename(&tmp, path).with_context(|| format!("renaming to {}", path.display()))?;
+        crate::plumbing::atomic::write(path, serde_json::to_vec(self)?)?;
         Ok(())
     }
 
@@ -139,7 +136,7 @@ pub fn run(
     state.adam.lr = cfg.lr;
     if state.best.is_none() && !valid.is_empty() {
         // the starting point is a candidate too: tuning may not beat it
-        let v = kernel::loss(valid, &w, state.k, 0..valid.len());
+        let v = kernel::loss(valid, &w, state.k, 0..valid.len())?;
         state.best = Some(Best {
             epoch: state.epoch,
             valid: v,
@@ -152,7 +149,7 @@ pub fn run(
         let mut start = 0;
         while start < train.len() {
             let end = (start + batch).min(train.len());
-            let l = kernel::loss_and_grad(train, &w, state.k, start..end, &mut grad[..n]);
+            let l = kernel::loss_and_grad(train, &w, state.k, start..end, &mut grad[..n])?;
             sum += l * (end - start) as f64;
             if cfg.l2 > 0.0 {
                 for ((g, x), a) in grad[..n].iter_mut().zip(&w[..n]).zip(&anchor) {
@@ -171,7 +168,7 @@ pub fn run(
             valid: if valid.is_empty() {
                 f64::NAN
             } else {
-                kernel::loss(valid, &w, state.k, 0..valid.len())
+                kernel::loss(valid, &w, state.k, 0..valid.len())?
             },
             pos_per_s: train.len() as f64 / secs.max(1e-9),
         };

@@ -386,7 +386,7 @@ fn guard_emit(o: &Options) -> anyhow::Result<()> {
 /// Fits K on the training set at the engine's current weights, and says so.
 fn fit_k(train: &Store) -> anyhow::Result<f64> {
     let w = model::to_dense(&output::to_f64(&Params::default())).map_err(anyhow::Error::msg)?;
-    let evals = kernel::evals(train, &w, 0..train.len());
+    let evals = kernel::evals(train, &w, 0..train.len())?;
     let results = train.results();
     let (k, l) = kfit::fit_k(&evals, &results, 0.05, 10.0);
     eprintln!("fitted K = {k:.4} (loss {l:.6} at the current weights)");
@@ -401,8 +401,8 @@ fn report_start(train: &Store, valid: &Store, st: &Checkpoint) -> anyhow::Result
         valid.len(),
         st.weights.len(),
         st.k,
-        kernel::loss(train, &w, st.k, 0..train.len()),
-        kernel::loss(valid, &w, st.k, 0..valid.len())
+        kernel::loss(train, &w, st.k, 0..train.len())?,
+        kernel::loss(valid, &w, st.k, 0..valid.len())?
     );
     Ok(())
 }
@@ -489,11 +489,10 @@ fn finish(
     let chosen = chosen.clone();
     let w = model::to_dense(&chosen).map_err(anyhow::Error::msg)?;
     let params = output::to_params(&chosen);
-    params
-        .save(&o.out)
-        .with_context(|| format!("writing {}", o.out.display()))?;
+    // Both may replace files the user keeps (--overwrite-init, a source file): whole or not.
+    crate::plumbing::atomic::write(&o.out, params.to_json())?;
     if let Some(p) = &o.emit_rust {
-        std::fs::write(p, params.to_rust()).with_context(|| format!("writing {}", p.display()))?;
+        crate::plumbing::atomic::write(p, params.to_rust())?;
     }
     if let Some(p) = &o.curve {
         output::write_curve(&done.history, p)?;
@@ -504,8 +503,8 @@ fn finish(
     let per_epoch = secs / epochs.max(1) as f64;
     println!("K                {:.4}", done.k);
     let losses = (
-        kernel::loss(train, &w, done.k, 0..train.len()),
-        kernel::loss(valid, &w, done.k, 0..valid.len()),
+        kernel::loss(train, &w, done.k, 0..train.len())?,
+        kernel::loss(valid, &w, done.k, 0..valid.len())?,
     );
     println!("training loss    {:.6}", losses.0);
     println!("validation loss  {:.6}", losses.1);
@@ -620,8 +619,12 @@ mod tests {
         // the validation loss reported is the written weights' own
         let w = model::to_dense(&s.written).unwrap();
         let (train, valid) = load(&o).unwrap();
-        assert!((kernel::loss(&valid, &w, 1.2, 0..valid.len()) - s.losses.1).abs() < 1e-15);
-        assert!((kernel::loss(&train, &w, 1.2, 0..train.len()) - s.losses.0).abs() < 1e-15);
+        assert!(
+            (kernel::loss(&valid, &w, 1.2, 0..valid.len()).unwrap() - s.losses.1).abs() < 1e-15
+        );
+        assert!(
+            (kernel::loss(&train, &w, 1.2, 0..train.len()).unwrap() - s.losses.0).abs() < 1e-15
+        );
         // an output onto the --init file is refused before anything runs
         let mut again = o.clone();
         again.init = Init::File(o.out.clone());

@@ -1,5 +1,9 @@
-//! Davidson's draw model (1970) with a white advantage, on the Elo scale.
+//! The two likelihoods a rating list can maximise, on the Elo scale: the score model (the
+//! default: the expected score is the Elo formula of the difference, a draw counts as half a
+//! win and half a loss, as in Ordo and every pairwise Elo of the tool, [`score_terms`]) and
+//! Davidson's draw model (1970) with a white advantage ([`terms`]).
 //!
+//! Davidson:
 //! Two engines whose ratings differ by `d` Elo (white's rating minus black's plus the white
 //! advantage) win, draw and lose with probabilities proportional to `10^(d/800)`, `nu` and
 //! `10^(-d/800)`. A decisive game is therefore won with probability
@@ -13,6 +17,38 @@
 //! from zero), and the observed information equals the expected (Fisher) information.
 
 use crate::stats::elo::elo_to_score;
+use serde::{Deserialize, Serialize};
+
+/// Which likelihood a rating list maximises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Model {
+    /// Points as a binomial outcome: expected score `elo_to_score(r_white - r_black)`, a draw
+    /// half a point, no white advantage (Ordo's default). Two engines get exactly the Elo of
+    /// their score, as `harness stats` and the match report compute it.
+    #[default]
+    Logistic,
+    /// Davidson's draw model with a white advantage: rating differences are the Elo of the
+    /// decisive games, larger than the score's Elo when there are draws.
+    Davidson,
+}
+
+impl Model {
+    /// The model of lists stored before the logistic model existed.
+    pub fn earlier() -> Model {
+        Model::Davidson
+    }
+
+    /// The model in a few words, for the table's header.
+    pub fn words(self) -> &'static str {
+        match self {
+            Model::Logistic => {
+                "logistic in the rating difference, draws as half points, maximum likelihood"
+            }
+            Model::Davidson => "Davidson draw model with white advantage, maximum likelihood",
+        }
+    }
+}
 
 /// Natural log-odds per Elo point: `s = K * elo`.
 pub const K: f64 = std::f64::consts::LN_10 / 400.0;
@@ -78,6 +114,24 @@ pub fn terms(s: f64, nu: f64, counts: Wdl) -> Terms {
     }
 }
 
+/// The score model's terms of `counts` at log-odds `s`: `points = w + d/2` of `n` games is a
+/// binomial count with success probability `q = elo_to_score(s / K)`, so the log likelihood is
+/// `points ln q + (n - points) ln(1 - q)`, its gradient `points - n q` and its information
+/// `n q (1 - q)` (no draw parameter: the `u` entries are zero). Maximising it makes every
+/// engine's expected points equal its points, which is Ordo's fit and, for two engines, the
+/// Elo of the score.
+pub fn score_terms(s: f64, counts: Wdl) -> Terms {
+    let q = elo_to_score(s / K);
+    let n = counts.n();
+    let points = counts.w + 0.5 * counts.d;
+    Terms {
+        ll: points * q.ln() + (n - points) * (1.0 - q).ln(),
+        gs: points - n * q,
+        iss: n * q * (1.0 - q),
+        ..Terms::default()
+    }
+}
+
 /// Probabilities of a white win, a draw and a white loss for a rating difference of `elo`
 /// (advantage included) and draw parameter `nu`.
 pub fn probabilities(elo: f64, nu: f64) -> [f64; 3] {
@@ -103,6 +157,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn score_terms_match_finite_differences_and_vanish_at_the_score() {
+        let counts = Wdl {
+            w: 170.0,
+            d: 140.0,
+            l: 90.0,
+        };
+        let h = 1e-5;
+        for s in [-0.8, 0.0, 0.4] {
+            let t = score_terms(s, counts);
+            let ds = (score_terms(s + h, counts).ll - score_terms(s - h, counts).ll) / (2.0 * h);
+            let dss = -(score_terms(s + h, counts).gs - score_terms(s - h, counts).gs) / (2.0 * h);
+            assert!((t.gs - ds).abs() < 1e-5, "{t:?} {ds}");
+            assert!((t.iss - dss).abs() < 1e-5, "{t:?} {dss}");
+        }
+        // The maximum is where the expected score is the score: 60 % here.
+        let at = crate::stats::elo::score_to_elo(0.6) * K;
+        assert!(score_terms(at, counts).gs.abs() < 1e-9);
     }
 
     #[test]

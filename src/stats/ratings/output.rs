@@ -1,6 +1,6 @@
 //! The rating list as a table for the terminal and as CSV.
 
-use super::{RatingList, MODEL};
+use super::{Model, RatingList};
 use std::fmt::Write as _;
 
 /// Longest name shown in full in the LOS matrix's columns.
@@ -18,9 +18,10 @@ pub fn table(list: &RatingList) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "Ratings of {} engines from {} games ({MODEL})",
+        "Ratings of {} engines from {} games ({})",
         list.engines.len(),
-        list.games
+        list.games,
+        list.model.words()
     );
     let _ = writeln!(out, "Error bars: {}", list.errors);
     let width = list
@@ -54,16 +55,20 @@ pub fn table(list: &RatingList) -> String {
                 percent(e.draws as f64 / e.games.max(1) as f64),
             );
         }
-        let _ = writeln!(
-            out,
-            "Anchor: {}; white advantage {:.1} +/- {:.1} Elo; draws between equal engines {} \
-             (nu {:.3})",
-            g.anchor,
-            g.white_advantage[0],
-            g.white_advantage[1],
-            percent(g.draw_nu / (2.0 + g.draw_nu)),
-            g.draw_nu
-        );
+        if list.model == Model::Davidson {
+            let _ = writeln!(
+                out,
+                "Anchor: {}; white advantage {:.1} +/- {:.1} Elo; draws between equal engines {} \
+                 (nu {:.3})",
+                g.anchor,
+                g.white_advantage[0],
+                g.white_advantage[1],
+                percent(g.draw_nu / (2.0 + g.draw_nu)),
+                g.draw_nu
+            );
+        } else {
+            let _ = writeln!(out, "Anchor: {}", g.anchor);
+        }
     }
     for note in &list.notes {
         let _ = writeln!(out, "Note: {note}");

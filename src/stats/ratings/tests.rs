@@ -102,6 +102,7 @@ fn expected_counts_give_back_the_true_parameters() {
         4,
         &cells,
         Free {
+            model: Model::Davidson,
             advantage: true,
             draws: true,
         },
@@ -127,7 +128,7 @@ fn coverage(seed: u64, trials: usize, shared: bool, keep_pairs: bool) -> f64 {
         if !keep_pairs {
             games.iter_mut().for_each(|g| g.pair = None);
         }
-        let list = rate(&names(truth.len()), &games, Anchor::Mean);
+        let list = rate(&names(truth.len()), &games, Anchor::Mean, Model::Davidson);
         for (i, t) in truth.iter().enumerate() {
             let e = rating_of(&list, &format!("e{i}"));
             all += 1;
@@ -167,6 +168,12 @@ fn with_correlated_pairs_only_the_pair_errors_keep_their_rate() {
 
 #[test]
 fn an_engine_that_won_every_game_is_capped_and_said() {
+    for model in [Model::Logistic, Model::Davidson] {
+        capped_under(model);
+    }
+}
+
+fn capped_under(model: Model) {
     let mut rng = Rng::from_seed(5);
     let mut games = tournament(&mut rng, &[0.0, 50.0, 100.0], 10, 20.0, 1.0, false);
     // Engine 3 beats everyone, always.
@@ -182,7 +189,7 @@ fn an_engine_that_won_every_game_is_capped_and_said() {
             }
         }
     }
-    let list = rate(&names(4), &games, Anchor::Mean);
+    let list = rate(&names(4), &games, Anchor::Mean, model);
     let top = &list.engines[0];
     assert_eq!(top.name, "e3");
     assert!(top.capped && top.rating.is_finite() && top.error.unwrap().is_finite());
@@ -200,7 +207,7 @@ fn an_engine_that_won_every_game_is_capped_and_said() {
         .into_iter()
         .filter(|g| g.white != 3 && g.black != 3)
         .collect();
-    let list = rate(&names(3), &fair, Anchor::Mean);
+    let list = rate(&names(3), &fair, Anchor::Mean, model);
     assert!(!list.groups[0].prior && list.engines.iter().all(|e| !e.capped));
 }
 
@@ -224,6 +231,7 @@ fn engines_that_never_met_are_rated_in_separate_groups() {
             index: 0,
             elo: 1500.0,
         },
+        Model::Davidson,
     );
     assert_eq!(list.groups.len(), 2);
     assert!(
@@ -255,7 +263,7 @@ fn engines_that_never_met_are_rated_in_separate_groups() {
 fn los_follows_the_ratings_and_sums_to_one() {
     let mut rng = Rng::from_seed(8);
     let games = tournament(&mut rng, &[0.0, 30.0, 200.0], 40, 30.0, 1.0, false);
-    let list = rate(&names(3), &games, Anchor::Mean);
+    let list = rate(&names(3), &games, Anchor::Mean, Model::Davidson);
     assert_eq!(list.engines[0].name, "e2");
     for i in 0..3 {
         for j in 0..3 {
@@ -275,7 +283,7 @@ fn one_game_outside_a_pair_falls_back_to_independent_games_and_says_so() {
     let mut rng = Rng::from_seed(9);
     let mut games = tournament(&mut rng, &[0.0, 30.0, 60.0], 10, 30.0, 1.0, false);
     games.pop();
-    let list = rate(&names(3), &games, Anchor::Mean);
+    let list = rate(&names(3), &games, Anchor::Mean, Model::Davidson);
     assert!(
         list.errors
             .contains("1 of 59 games are not in colour-swapped pairs"),
@@ -295,7 +303,7 @@ fn draw_free_games_and_self_play_and_similar_names() {
         pair: None,
     });
     let names = vec!["Sable 1".to_owned(), "sable1".to_owned(), "x".to_owned()];
-    let list = rate(&names, &games, Anchor::Mean);
+    let list = rate(&names, &games, Anchor::Mean, Model::Davidson);
     assert_eq!(list.groups[0].draw_nu, 0.0);
     assert!(list
         .notes
@@ -313,6 +321,12 @@ fn draw_free_games_and_self_play_and_similar_names() {
 
 #[test]
 fn only_draws_and_one_colour_per_pairing_still_give_a_list() {
+    for model in [Model::Logistic, Model::Davidson] {
+        only_draws_and_one_colour_under(model);
+    }
+}
+
+fn only_draws_and_one_colour_under(model: Model) {
     // Every game drawn: no finite draw parameter; the prior holds it, ratings stay equal.
     let games: Vec<RatedGame> = (0..10)
         .map(|k| RatedGame {
@@ -322,7 +336,7 @@ fn only_draws_and_one_colour_per_pairing_still_give_a_list() {
             pair: None,
         })
         .collect();
-    let list = rate(&names(2), &games, Anchor::Mean);
+    let list = rate(&names(2), &games, Anchor::Mean, model);
     assert!(list
         .engines
         .iter()
@@ -336,7 +350,141 @@ fn only_draws_and_one_colour_per_pairing_still_give_a_list() {
             pair: None,
         })
         .collect();
-    let list = rate(&names(2), &games, Anchor::Mean);
+    let list = rate(&names(2), &games, Anchor::Mean, model);
     assert_eq!(list.groups[0].white_advantage, [0.0, 0.0]);
     assert!(list.engines[0].rating.is_finite());
+}
+
+/// One game between engines whose ratings differ by `elo` (white's minus black's) on the
+/// logistic scale: the expected score is the Elo formula's, draws count half. The draw rate
+/// is 60 % of what the score allows (`2 min(E, 1 - E)`), so wins and losses keep the mean.
+fn logistic_game(x: f64, elo: f64) -> Outcome {
+    let e = crate::stats::elo::elo_to_score(elo);
+    let d = 0.6 * 2.0 * e.min(1.0 - e);
+    if x < e - d / 2.0 {
+        Outcome::WhiteWins
+    } else if x < e + d / 2.0 {
+        Outcome::Draw
+    } else {
+        Outcome::BlackWins
+    }
+}
+
+/// Games with `wins`, `draws`, `losses` for engine 0 against engine 1, half with each colour.
+fn two_engine_games(wins: usize, draws: usize, losses: usize) -> Vec<RatedGame> {
+    let mut out = Vec::new();
+    let results = [(wins, 1.0), (draws, 0.5), (losses, 0.0)];
+    for (count, score) in results {
+        for k in 0..count {
+            let (white, black) = if k % 2 == 0 { (0, 1) } else { (1, 0) };
+            let white_score = if white == 0 { score } else { 1.0 - score };
+            let outcome = if white_score == 1.0 {
+                Outcome::WhiteWins
+            } else if white_score == 0.0 {
+                Outcome::BlackWins
+            } else {
+                Outcome::Draw
+            };
+            out.push(RatedGame {
+                white,
+                black,
+                outcome,
+                pair: None,
+            });
+        }
+    }
+    out
+}
+
+#[test]
+fn two_engines_get_the_elo_of_harness_stats() {
+    // The case: 170 wins, 140 draws, 90 losses, `harness stats --wdl 170,90,140`
+    // (no zero count: stats regularises those).
+    for (w, d, l) in [(170, 140, 90), (12, 300, 3), (40, 3, 25), (90, 140, 170)] {
+        let stats = crate::stats::elo_report(&crate::stats::Trinomial::new(w, l, d));
+        let list = rate(
+            &names(2),
+            &two_engine_games(w as usize, d as usize, l as usize),
+            Anchor::Mean,
+            Model::Logistic,
+        );
+        let diff = rating_of(&list, "e0").rating - rating_of(&list, "e1").rating;
+        assert!(
+            (diff - stats.elo.value).abs() < 1e-9,
+            "{w}/{d}/{l}: ratings {diff}, stats {}",
+            stats.elo.value
+        );
+        // The error bar of the difference is the one of the score's Elo to first order
+        // (stats maps the score's interval through the formula, the list takes its slope).
+        let anchored = rate(
+            &names(2),
+            &two_engine_games(w as usize, d as usize, l as usize),
+            Anchor::Engine { index: 1, elo: 0.0 },
+            Model::Logistic,
+        );
+        let error = rating_of(&anchored, "e0").error.unwrap();
+        assert!(
+            (error / stats.elo.error - 1.0).abs() < 0.03,
+            "{w}/{d}/{l}: error {error}, stats {}",
+            stats.elo.error
+        );
+    }
+    // Davidson stretches the difference when there are draws: the 110.4 against 70.4.
+    let davidson = rate(
+        &names(2),
+        &two_engine_games(170, 140, 90),
+        Anchor::Mean,
+        Model::Davidson,
+    );
+    let diff = rating_of(&davidson, "e0").rating - rating_of(&davidson, "e1").rating;
+    assert!((diff - 110.4).abs() < 0.1, "{diff}");
+}
+
+/// Share of 95 % intervals (mean anchored) that hold the true logistic-scale rating over
+/// `trials` round robins of 5 engines, 20 colour-swapped pairs a pairing (400 games).
+fn logistic_coverage(seed: u64, trials: usize, keep_pairs: bool) -> f64 {
+    let truth = [-120.0, -45.0, 0.0, 35.0, 130.0];
+    let mean = truth.iter().sum::<f64>() / truth.len() as f64;
+    let mut rng = Rng::from_seed(seed);
+    let (mut hit, mut all) = (0, 0);
+    for _ in 0..trials {
+        let mut games = Vec::new();
+        for a in 0..truth.len() {
+            for b in a + 1..truth.len() {
+                for _ in 0..20 {
+                    let key = games.len() as u64;
+                    for (w, bl) in [(a, b), (b, a)] {
+                        let outcome = logistic_game(uniform(&mut rng), truth[w] - truth[bl]);
+                        let pair = keep_pairs.then_some(key);
+                        games.push(RatedGame {
+                            white: w,
+                            black: bl,
+                            outcome,
+                            pair,
+                        });
+                    }
+                }
+            }
+        }
+        let list = rate(&names(truth.len()), &games, Anchor::Mean, Model::Logistic);
+        for (i, t) in truth.iter().enumerate() {
+            let e = rating_of(&list, &format!("e{i}"));
+            all += 1;
+            hit += usize::from((e.rating - (t - mean)).abs() <= e.error.unwrap());
+        }
+    }
+    hit as f64 / all as f64
+}
+
+#[test]
+fn logistic_ratings_are_recovered_within_their_error_bars() {
+    // 200 round robins, 1000 intervals each way: a true rate of 95 % gives 93.2..96.8 % with
+    // 99 % probability if the intervals were independent. Under the binomial variance alone
+    // (draws ignored) the intervals would be about 1 / sqrt(1 - 0.6) = 1.6 times too wide
+    // at equal strength, and cover nearly always.
+    let games = logistic_coverage(51, 200, false);
+    let pairs = logistic_coverage(52, 200, true);
+    eprintln!("logistic scale: coverage {games:.4} (games), {pairs:.4} (pairs)");
+    assert!((0.925..=0.975).contains(&games), "games: {games}");
+    assert!((0.925..=0.975).contains(&pairs), "pairs: {pairs}");
 }
