@@ -4,7 +4,7 @@
 //! match`), into a run record; the resumed run rewrites its file as version 2, with the record.
 //! Nothing else uses this module: new runs never store words.
 
-use super::sprt::{Args, Stored};
+use super::sprt_args::{Args, Stored};
 use crate::tournament::cli::{build_config, engines_of, resume_config, MatchArgs};
 use crate::tournament::record::SprtRecord;
 use crate::tournament::resume::{ResultsFile, StoredRun};

@@ -13,6 +13,7 @@ pub mod perft;
 pub mod ratings;
 pub mod replay;
 pub mod sprt;
+pub mod sprt_args;
 pub mod sprt_stages;
 pub mod spsa;
 pub mod stats;

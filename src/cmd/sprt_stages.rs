@@ -1,13 +1,13 @@
 //! `harness sprt --stc "..." --ltc "..."`: the two-stage SPRT's adapter. The stage logic
 //! (specifications, file names, order, report) is `tournament::stages`; this builds each
-//! stage's match and plays it with `cmd::sprt::play`.
+//! stage's match and plays it with `cmd::sprt_args::play`.
 //!
 //! Both stages are built before the first game (their `rev:` engines built once, their books
 //! read), and each stage's results file records both (`tournament::record::StagesRecord`), so
 //! `--resume` of either file continues the pipeline from the record alone.
 
 use super::legacy_resume;
-use super::sprt::{play, Args};
+use super::sprt_args::{play, Args};
 use crate::plumbing::output::first_free;
 use crate::stats::Sprt;
 use crate::tournament::cli::build_config;

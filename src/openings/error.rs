@@ -1,7 +1,6 @@
-//! Why a book gives no openings, naming the file, the line or game, and the cause.
+//! Why a book gives no openings, naming the file, the line or game, and the cause; and the
+//! causes themselves (a bad EPD line, bad `--openings` words): the leaf of the openings room.
 
-use super::formats::EpdLineError;
-use super::spec::SpecError;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -72,3 +71,99 @@ impl From<SpecError> for BookError {
         BookError::Spec(e)
     }
 }
+
+/// A line of an EPD book that holds no playable position; prints as `LINE: cause`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EpdLineError {
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong with the line.
+    pub cause: EpdProblem,
+}
+
+impl fmt::Display for EpdLineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.line, self.cause)
+    }
+}
+
+/// What is wrong with an EPD book line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EpdProblem {
+    /// Fewer than the four FEN fields (the line).
+    TooFewFields(String),
+    /// The fields are no position (shakmaty's reason).
+    BadPosition(String),
+    /// The position cannot occur in a game (shakmaty's reason).
+    IllegalPosition(String),
+    /// Checkmate or stalemate: no game can start from it.
+    GameOver,
+}
+
+impl fmt::Display for EpdProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EpdProblem::TooFewFields(line) => write!(f, "expected 4 FEN fields, got `{line}`"),
+            EpdProblem::BadPosition(e) => write!(f, "bad position: {e}"),
+            EpdProblem::IllegalPosition(e) => write!(f, "illegal position: {e}"),
+            EpdProblem::GameOver => write!(f, "the game is already over in this position"),
+        }
+    }
+}
+
+/// The keys of `--openings`.
+const SPEC_KEYS: [&str; 5] = ["file", "format", "order", "plies", "start"];
+
+/// Why `--openings` words describe no book.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SpecError {
+    /// A word without `=`.
+    NotKeyValue(String),
+    /// `plies=` or `start=` with something other than a number.
+    NotANumber {
+        /// The key.
+        key: String,
+        /// Its value.
+        value: String,
+    },
+    /// A `format=` other than `epd` or `pgn`.
+    UnknownFormat(String),
+    /// An `order=` other than `random` or `sequential`.
+    UnknownOrder(String),
+    /// A key the book spec does not have.
+    UnknownKey(String),
+    /// No `file=`.
+    NoFile,
+}
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SpecError::NotKeyValue(w) => write!(
+                f,
+                "openings: expected key=value, got `{w}`; did you mean `file={w}` (or `startpos` \
+                 alone)?"
+            ),
+            SpecError::NotANumber { key, value } => {
+                write!(f, "openings: `{key}` needs a number, got `{value}`")
+            }
+            SpecError::UnknownFormat(v) => write!(f, "openings: unknown format `{v}` (epd or pgn)"),
+            SpecError::UnknownOrder(v) => {
+                write!(f, "openings: unknown order `{v}` (random or sequential)")
+            }
+            SpecError::UnknownKey(k) => {
+                write!(f, "openings: unknown key `{k}`")?;
+                if let Some(near) = crate::report::suggest::nearest(k, &SPEC_KEYS) {
+                    write!(f, "; did you mean `{near}=`?")?;
+                }
+                write!(
+                    f,
+                    " (--openings takes file=, format=, order=, plies=, start=)"
+                )
+            }
+            SpecError::NoFile => write!(f, "openings: `file=` is required"),
+        }
+    }
+}
+
+impl std::error::Error for SpecError {}

@@ -1,11 +1,10 @@
 //! The formats a book is written in: EPD (one position per line) and PGN (a game's first
 //! `plies` moves), each read into [`Opening`]s that name where in the file they came from.
 
-use super::error::BookError;
+use super::error::{BookError, EpdLineError, EpdProblem};
 use crate::game::pgn::GameCollector;
 use crate::game::{Opening, Variant};
 use shakmaty::fen::Epd;
-use std::fmt;
 use std::path::Path;
 
 /// Reads an EPD book; every line must hold a legal position (comments `#` and blank lines skipped).
@@ -98,45 +97,6 @@ pub fn read_pgn(
         out.push(opening);
     }
     Ok(out)
-}
-
-/// A line of an EPD book that holds no playable position; prints as `LINE: cause`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EpdLineError {
-    /// 1-based line number.
-    pub line: usize,
-    /// What is wrong with the line.
-    pub cause: EpdProblem,
-}
-
-impl fmt::Display for EpdLineError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.line, self.cause)
-    }
-}
-
-/// What is wrong with an EPD book line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum EpdProblem {
-    /// Fewer than the four FEN fields (the line).
-    TooFewFields(String),
-    /// The fields are no position (shakmaty's reason).
-    BadPosition(String),
-    /// The position cannot occur in a game (shakmaty's reason).
-    IllegalPosition(String),
-    /// Checkmate or stalemate: no game can start from it.
-    GameOver,
-}
-
-impl fmt::Display for EpdProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            EpdProblem::TooFewFields(line) => write!(f, "expected 4 FEN fields, got `{line}`"),
-            EpdProblem::BadPosition(e) => write!(f, "bad position: {e}"),
-            EpdProblem::IllegalPosition(e) => write!(f, "illegal position: {e}"),
-            EpdProblem::GameOver => write!(f, "the game is already over in this position"),
-        }
-    }
 }
 
 #[cfg(test)]

@@ -17,7 +17,8 @@ mod spec;
 
 pub use builtin::{chess960_starts, default_book, DEFAULT_BOOK, DEFAULT_BOOK_PATH};
 pub use error::BookError;
-pub use formats::{parse_epd, read_epd, read_pgn, EpdLineError, EpdProblem};
+pub use error::{EpdLineError, EpdProblem, SpecError};
+pub use formats::{parse_epd, read_epd, read_pgn};
 pub use generate::{generate, judging_spec, GenerateError, GeneratedBook, Generation};
 pub use order::{arrange, for_round, shuffle, Order};
-pub use spec::{openings_from_words, BookFormat, BookSource, BookSpec, SpecError};
+pub use spec::{openings_from_words, BookFormat, BookSource, BookSpec};

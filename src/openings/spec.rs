@@ -2,11 +2,10 @@
 //! words of a match, an SPRT or an SPSA run, and loading the book they describe.
 
 use super::builtin::{chess960_starts, default_book, DEFAULT_BOOK_PATH};
-use super::error::BookError;
+use super::error::{BookError, SpecError};
 use super::formats::{read_epd, read_pgn};
 use super::order::{arrange, Order};
 use crate::game::{Opening, Variant};
-use std::fmt;
 use std::path::PathBuf;
 
 /// The openings of `--openings` words: `startpos` (none: every game from the start position),
@@ -175,63 +174,6 @@ impl BookSpec {
         Ok(openings)
     }
 }
-
-/// The keys of `--openings`.
-const SPEC_KEYS: [&str; 5] = ["file", "format", "order", "plies", "start"];
-
-/// Why `--openings` words describe no book.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SpecError {
-    /// A word without `=`.
-    NotKeyValue(String),
-    /// `plies=` or `start=` with something other than a number.
-    NotANumber {
-        /// The key.
-        key: String,
-        /// Its value.
-        value: String,
-    },
-    /// A `format=` other than `epd` or `pgn`.
-    UnknownFormat(String),
-    /// An `order=` other than `random` or `sequential`.
-    UnknownOrder(String),
-    /// A key the book spec does not have.
-    UnknownKey(String),
-    /// No `file=`.
-    NoFile,
-}
-
-impl fmt::Display for SpecError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SpecError::NotKeyValue(w) => write!(
-                f,
-                "openings: expected key=value, got `{w}`; did you mean `file={w}` (or `startpos` \
-                 alone)?"
-            ),
-            SpecError::NotANumber { key, value } => {
-                write!(f, "openings: `{key}` needs a number, got `{value}`")
-            }
-            SpecError::UnknownFormat(v) => write!(f, "openings: unknown format `{v}` (epd or pgn)"),
-            SpecError::UnknownOrder(v) => {
-                write!(f, "openings: unknown order `{v}` (random or sequential)")
-            }
-            SpecError::UnknownKey(k) => {
-                write!(f, "openings: unknown key `{k}`")?;
-                if let Some(near) = crate::report::suggest::nearest(k, &SPEC_KEYS) {
-                    write!(f, "; did you mean `{near}=`?")?;
-                }
-                write!(
-                    f,
-                    " (--openings takes file=, format=, order=, plies=, start=)"
-                )
-            }
-            SpecError::NoFile => write!(f, "openings: `file=` is required"),
-        }
-    }
-}
-
-impl std::error::Error for SpecError {}
 
 #[cfg(test)]
 mod tests {

@@ -1,26 +1,13 @@
 //! What a match is ([`MatchConfig`]) and what it produced ([`MatchOutcome`]).
 
-use crate::game::{Adjudication, FaultKind, Limits, Opening, Variant};
+use crate::game::{Adjudication, FaultKind, Opening, Variant};
 use crate::stats::{Decision, PairTracker, Sprt, SprtPoint};
-use crate::uci::EngineSpec;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// One participant: how to start it and how it may search. As data, it is an engine of a run's
-/// record ([`super::record::RunRecord`]).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct EngineConfig {
-    /// Command, arguments, name, directory and UCI options.
-    pub spec: EngineSpec,
-    /// Its time control or other limits.
-    pub limits: Limits,
-    /// The git revision `spec.cmd` was built from, for an engine given as `rev:REV` (a resumed
-    /// run rebuilds it there when the cached build is gone).
-    #[serde(default)]
-    pub revision: Option<super::revision::Revision>,
-}
+pub use super::participant::EngineConfig;
 
 /// Who plays whom when there are more than two engines (`--tournament`).
 #[derive(
@@ -86,7 +73,7 @@ pub struct MatchConfig {
     /// The two-stage SPRT this run is a stage of: both stages, kept in each stage's record so
     /// that either file resumes the pipeline (`cmd::sprt_stages` reads it; the runner only
     /// stores it).
-    pub stages: Option<super::record::StagesRecord>,
+    pub stages: Option<super::stages::StagesRecord>,
     /// Print the interim report every this many games (0 = never).
     pub rating_interval: u64,
     /// Show the progress bar and per-game lines.

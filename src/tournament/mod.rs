@@ -12,6 +12,7 @@ pub mod engine_args;
 pub mod interrupt;
 pub mod lock;
 pub mod naming;
+pub mod participant;
 pub(crate) mod preflight;
 pub mod record;
 pub mod report;

@@ -9,11 +9,12 @@
 //! display, and the options the resuming command line gives (`--rounds`, the fault limits,
 //! `--log`, `--max-failure-files`), which `tournament::cli` applies to the record.
 
-use super::config::{EngineConfig, FaultRules, MatchConfig, Mode};
+use super::config::{FaultRules, MatchConfig, Mode};
+use super::participant::EngineConfig;
 use super::revision::ensure_pinned_build;
+pub use super::stages::{SprtRecord, StageRecord, StagesRecord};
 use crate::game::{Adjudication, DrawRule, ResignRule, Variant};
 use crate::openings::{BookError, BookSource};
-use crate::stats::{Model, Sprt};
 use crate::tablebase::{SyzygyRule, TbError, TbResults, TbTableArgs};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -103,68 +104,6 @@ pub struct SyzygyRecord {
     pub results: TbResults,
     /// Cursed wins and blessed losses count as wins and losses.
     pub ignore_50: bool,
-}
-
-/// An SPRT's hypotheses and error rates (its bounds follow from them).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct SprtRecord {
-    /// Elo under H0.
-    pub elo0: f64,
-    /// Elo under H1.
-    pub elo1: f64,
-    /// False positive rate.
-    pub alpha: f64,
-    /// False negative rate.
-    pub beta: f64,
-    /// Scale of the Elo bounds.
-    pub model: Model,
-}
-
-impl SprtRecord {
-    /// The test these numbers describe.
-    pub fn sprt(&self) -> Result<Sprt, RecordError> {
-        Sprt::new(self.elo0, self.elo1, self.alpha, self.beta, self.model)
-            .map_err(|e| RecordError::Sprt(e.to_string()))
-    }
-}
-
-impl From<&Sprt> for SprtRecord {
-    fn from(s: &Sprt) -> SprtRecord {
-        SprtRecord {
-            elo0: s.elo0,
-            elo1: s.elo1,
-            alpha: s.alpha,
-            beta: s.beta,
-            model: s.model,
-        }
-    }
-}
-
-/// A two-stage SPRT (`harness sprt --stc ... --ltc ...`): which stage this run is and what
-/// differs between the stages (the rest of the record is common to both).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct StagesRecord {
-    /// This run's stage (an index into `stages`).
-    pub stage: usize,
-    /// Every stage, in order.
-    pub stages: Vec<StageRecord>,
-}
-
-/// One stage of a two-stage SPRT.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct StageRecord {
-    /// The stage's words as given (`tc=8+0.08 elo0=0 elo1=5`), for the report.
-    pub words: String,
-    /// The engines with the stage's limits.
-    pub engines: Vec<EngineConfig>,
-    /// The stage's test.
-    pub sprt: SprtRecord,
-    /// Rounds the stage may play.
-    pub rounds: u32,
-    /// Where its chart goes, if not beside its results.
-    pub plot: Option<PathBuf>,
-    /// Its PGN (a `--pgnout` without a file names it after the stage's results).
-    pub pgn_out: Option<PathBuf>,
 }
 
 /// Why a record makes no configuration.
@@ -294,7 +233,11 @@ impl RunRecord {
         cfg.event = self.event.clone();
         cfg.rating_interval = self.rating_interval;
         cfg.allow_unknown_options = self.allow_unknown_options;
-        cfg.sprt = self.sprt.as_ref().map(SprtRecord::sprt).transpose()?;
+        cfg.sprt = self
+            .sprt
+            .as_ref()
+            .map(|s| s.sprt().map_err(|e| RecordError::Sprt(e.to_string())))
+            .transpose()?;
         cfg.plot = self.plot.clone();
         cfg.stages = self.stages.clone();
         Ok(cfg)
@@ -376,6 +319,7 @@ pub(crate) fn announce_syzygy(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::Model;
     use crate::tournament::engine_args::engine_from_words;
 
     fn record() -> RunRecord {

@@ -12,7 +12,10 @@
 //! stages' file names are `tournament::naming`'s ([`super::naming::stage_file`]).
 //! `cmd::sprt_stages` builds each stage's match and plays it.
 
-use crate::stats::Decision;
+use super::participant::EngineConfig;
+use crate::stats::sprt::SprtError;
+use crate::stats::{Decision, Model, Sprt};
+use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -166,6 +169,67 @@ pub fn verdict_words(exit: i32, decision: Option<Decision>) -> String {
         (130, _) => "interrupted".to_owned(),
         _ => "no decision within its rounds".to_owned(),
     }
+}
+
+/// An SPRT's hypotheses and error rates (its bounds follow from them).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SprtRecord {
+    /// Elo under H0.
+    pub elo0: f64,
+    /// Elo under H1.
+    pub elo1: f64,
+    /// False positive rate.
+    pub alpha: f64,
+    /// False negative rate.
+    pub beta: f64,
+    /// Scale of the Elo bounds.
+    pub model: Model,
+}
+
+impl SprtRecord {
+    /// The test these numbers describe.
+    pub fn sprt(&self) -> Result<Sprt, SprtError> {
+        Sprt::new(self.elo0, self.elo1, self.alpha, self.beta, self.model)
+    }
+}
+
+impl From<&Sprt> for SprtRecord {
+    fn from(s: &Sprt) -> SprtRecord {
+        SprtRecord {
+            elo0: s.elo0,
+            elo1: s.elo1,
+            alpha: s.alpha,
+            beta: s.beta,
+            model: s.model,
+        }
+    }
+}
+
+/// A two-stage SPRT (`harness sprt --stc ... --ltc ...`): which stage this run is and what
+/// differs between the stages (the rest of the record is common to both).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StagesRecord {
+    /// This run's stage (an index into `stages`).
+    pub stage: usize,
+    /// Every stage, in order.
+    pub stages: Vec<StageRecord>,
+}
+
+/// One stage of a two-stage SPRT.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StageRecord {
+    /// The stage's words as given (`tc=8+0.08 elo0=0 elo1=5`), for the report.
+    pub words: String,
+    /// The engines with the stage's limits.
+    pub engines: Vec<EngineConfig>,
+    /// The stage's test.
+    pub sprt: SprtRecord,
+    /// Rounds the stage may play.
+    pub rounds: u32,
+    /// Where its chart goes, if not beside its results.
+    pub plot: Option<PathBuf>,
+    /// Its PGN (a `--pgnout` without a file names it after the stage's results).
+    pub pgn_out: Option<PathBuf>,
 }
 
 #[cfg(test)]
