@@ -149,7 +149,8 @@ pub fn summary(report: &EpdReport) -> String {
     if trouble > 0 {
         let _ = writeln!(
             out,
-            "Engine trouble (crash, hang, illegal move) on {trouble} positions"
+            "Engine trouble (crash, hang, illegal move) on {}",
+            crate::report::plural(trouble, "position")
         );
     }
     if report.skipped_lines > 0 {
@@ -254,8 +255,11 @@ impl std::fmt::Display for BaselineDiff {
         if self.unmatched > 0 {
             writeln!(
                 f,
-                "  {} positions are in only one of the two runs",
-                self.unmatched
+                "  {} in only one of the two runs",
+                match self.unmatched {
+                    1 => "1 position is".to_owned(),
+                    n => format!("{n} positions are"),
+                }
             )?;
         }
         if self.regressed {

@@ -144,7 +144,10 @@ fn build(
         return Err(e);
     }
     if tracer.rejected > 0 {
-        eprintln!("{} positions rejected, e.g.:", tracer.rejected);
+        eprintln!(
+            "{} rejected, e.g.:",
+            crate::report::plural(tracer.rejected, "position")
+        );
         for e in tracer.examples.iter().take(5) {
             eprintln!("  {e}");
         }

@@ -104,10 +104,15 @@ pub fn marked_engine(dir: &std::path::Path, name: &str, engine: &str) -> PathBuf
 /// tests) to build it: a no-op when it is up to date, as after `cargo test --release`, which
 /// builds it with the workspace. Cargo's JSON messages name the executable it produced, so the
 /// path is right whatever the target dir (`CARGO_TARGET_DIR`, `--target-dir`, a config file).
+///
+/// The build selects the whole workspace (`--bin sable`, not `-p sable`): alone, the engine's
+/// dependencies get fewer features (num-traits, memchr, serde_core, syn) than in the
+/// workspace's build, so `-p sable` rebuilt shakmaty, serde and the engine with fat LTO inside
+/// the first test that asked, minutes of a fresh clone's `cargo test --release`.
 pub fn sable_binary() -> PathBuf {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| env!("CARGO").into());
     let out = std::process::Command::new(cargo)
-        .args(["build", "--release", "-p", "sable", "--bin", "sable"])
+        .args(["build", "--release", "--bin", "sable"])
         .arg("--message-format=json-render-diagnostics")
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stderr(std::process::Stdio::inherit())
@@ -115,7 +120,7 @@ pub fn sable_binary() -> PathBuf {
         .expect("run cargo");
     assert!(
         out.status.success(),
-        "cargo build --release -p sable failed"
+        "cargo build --release --bin sable failed"
     );
     String::from_utf8_lossy(&out.stdout)
         .lines()
