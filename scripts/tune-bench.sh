@@ -10,7 +10,9 @@
 #
 # BASE=path/to/older/harness runs that binary too, alternating with this tree's in every run,
 # so both see the same machine state (the machine is shared: compare the ratio, not the figures
-# of different runs). THREADS="1 2" chooses the thread counts.
+# of different runs). THREADS="1 2" chooses the thread counts. NEW=path/to/harness measures that
+# binary instead of building this tree's (a build made a moment ago, on a machine where a
+# release build takes many minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${1:-data/sample.csv}
@@ -18,9 +20,13 @@ N=${2:-1000000}
 EPOCHS=${3:-10}
 RUNS=${4:-3}
 THREADS=${THREADS:-1 2}
-cargo build --release --quiet
-BINS=(./target/release/harness)
-if [ -n "${BASE:-}" ]; then BINS=("$BASE" ./target/release/harness); fi
+NEW=${NEW:-}
+if [ -z "$NEW" ]; then
+    cargo build --release --quiet
+    NEW=./target/release/harness
+fi
+BINS=("$NEW")
+if [ -n "${BASE:-}" ]; then BINS=("$BASE" "$NEW"); fi
 LOG=$(mktemp)
 for R in $(seq "$RUNS"); do
     for T in $THREADS; do

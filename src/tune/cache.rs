@@ -140,9 +140,10 @@ impl Writer {
 /// The stores read the file through a memory map, as shakmaty-syzygy reads its tables: the
 /// caller must make sure that no one truncates the file while the stores live (the map would
 /// fault) and that no one rewrites it in place (its bytes would change under safe slices).
-/// Every record is checked here; the kernel checks the slots of each block again before it
-/// reads them, so a file rewritten between the two gives an error, not a write outside the
-/// weight tables, but the language's guarantees for the slices hold only under this contract.
+/// Every record is checked here, and the kernel's reads and writes of the tables are checked
+/// again where they happen (a slot past a table reads NaN and the block is refused), so a file
+/// rewritten between the two gives an error, not a write outside the weight tables; but the
+/// language's guarantees for the slices hold only under this contract.
 /// The harness writes caches only under another name and renames them into place
 /// ([`crate::plumbing::atomic`]), which leaves a mapped file untouched.
 pub unsafe fn open(path: &Path, identity: &str, params: usize) -> Result<(Store, Store), String> {

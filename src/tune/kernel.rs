@@ -72,9 +72,9 @@ impl std::error::Error for SlotError {}
 
 /// Whether every term of the block's records indexes within tables of `slots` slots and
 /// `others` weights: each chain's last slot (the sum of its gaps: a chain only climbs), every
-/// far slot, and each record's last other term (the sum of its gaps). This is the proof the
-/// unchecked indexing below relies on, taken on the bytes the kernel is about to read, one
-/// block at a time, just before the hot loops read them.
+/// far slot, and each record's last other term (the sum of its gaps). Taken only for a block
+/// whose evaluations hold a NaN ([`refused`]): the reads themselves are checked ([`at`],
+/// [`add_at`]), so this only tells a changed file from weights that diverged.
 fn within(b: &Block<'_>, slots: usize, others: usize) -> bool {
     b.groups[..b.n].iter().all(|&(chain, far, general)| {
         let last_chain: usize = chain.iter().map(|&g| g as usize).sum();
@@ -88,76 +88,69 @@ fn within(b: &Block<'_>, slots: usize, others: usize) -> bool {
     })
 }
 
-/// The pair in slot `j`.
-///
-/// # Safety
-/// `j < ws.len()`.
+/// What a slot outside the table reads: NaN, which poisons the position's evaluation; the
+/// kernel looks for NaN after each block and then checks the block's slots ([`within`]).
+const OUTSIDE: [f64; 2] = [f64::NAN, f64::NAN];
+
+/// Whether the block must be refused: one of its evaluations is NaN and its slots are not all
+/// within the tables (NaN weights, which a diverging run can reach, are not the data's fault and
+/// go on as before).
 #[inline(always)]
-unsafe fn at(ws: &[[f64; 2]], j: usize) -> [f64; 2] {
-    debug_assert!(j < ws.len());
-    // SAFETY: the caller's contract.
-    unsafe { *ws.get_unchecked(j) }
+fn refused(b: &Block<'_>, x: &[f64; BLOCK], slots: usize, others: usize) -> bool {
+    x[..b.n].iter().any(|v| v.is_nan()) && !within(b, slots, others)
 }
 
-/// Adds `v` to the pair in slot `j`.
-///
-/// # Safety
-/// `j < gs.len()`.
+/// The pair in slot `j` (checked: [`OUTSIDE`] past the end).
 #[inline(always)]
-unsafe fn add_at(gs: &mut [[f64; 2]], j: usize, v: [f64; 2]) {
-    debug_assert!(j < gs.len());
-    // SAFETY: the caller's contract.
-    let x = unsafe { gs.get_unchecked_mut(j) };
-    x[0] += v[0];
-    x[1] += v[1];
+fn at(ws: &[[f64; 2]], j: usize) -> [f64; 2] {
+    *ws.get(j).unwrap_or(&OUTSIDE)
+}
+
+/// Adds `v` to the pair in slot `j` (checked: nothing past the end; the evaluation of the
+/// same position read [`OUTSIDE`] there, so the block is refused).
+#[inline(always)]
+fn add_at(gs: &mut [[f64; 2]], j: usize, v: [f64; 2]) {
+    if let Some(x) = gs.get_mut(j) {
+        x[0] += v[0];
+        x[1] += v[1];
+    }
 }
 
 /// The sum of the slots of a chain, in two independent sums (one sum would wait on the
 /// addition's latency at every term).
-///
-/// # Safety
-/// The chain's last slot (the sum of its gaps) is below `ws.len()` ([`within`]).
 #[inline(always)]
-unsafe fn sum_chain(gaps: &[u8], ws: &[[f64; 2]]) -> [f64; 2] {
+fn sum_chain(gaps: &[u8], ws: &[[f64; 2]]) -> [f64; 2] {
     let (mut a, mut b) = ([0.0f64; 2], [0.0f64; 2]);
     let mut j = 0usize;
     let mut pairs = gaps.chunks_exact(2);
     for g in &mut pairs {
         j += g[0] as usize;
-        // SAFETY: j never passes the chain's last slot (the gaps only add).
-        let x = unsafe { at(ws, j) };
+        let x = at(ws, j);
         j += g[1] as usize;
-        // SAFETY: as above.
-        let y = unsafe { at(ws, j) };
+        let y = at(ws, j);
         a = [a[0] + x[0], a[1] + x[1]];
         b = [b[0] + y[0], b[1] + y[1]];
     }
     if let [g] = pairs.remainder() {
-        // SAFETY: this is the chain's last slot.
-        let x = unsafe { at(ws, j + *g as usize) };
+        let x = at(ws, j + *g as usize);
         a = [a[0] + x[0], a[1] + x[1]];
     }
     [a[0] + b[0], a[1] + b[1]]
 }
 
 /// The sum of the far slots, in two independent sums as [`sum_chain`].
-///
-/// # Safety
-/// Every far slot is below `ws.len()` ([`within`]).
 #[inline(always)]
-unsafe fn sum_far(far: &[u8], ws: &[[f64; 2]]) -> [f64; 2] {
+fn sum_far(far: &[u8], ws: &[[f64; 2]]) -> [f64; 2] {
     let (mut a, mut b) = ([0.0f64; 2], [0.0f64; 2]);
     let slot = |f: &[u8]| u16::from_le_bytes([f[0], f[1]]) as usize;
     let mut quads = far.chunks_exact(4);
     for q in &mut quads {
-        // SAFETY: the caller's contract covers every far slot.
-        let (x, y) = unsafe { (at(ws, slot(&q[..2])), at(ws, slot(&q[2..]))) };
+        let (x, y) = (at(ws, slot(&q[..2])), at(ws, slot(&q[2..])));
         a = [a[0] + x[0], a[1] + x[1]];
         b = [b[0] + y[0], b[1] + y[1]];
     }
     if let [f0, f1] = quads.remainder() {
-        // SAFETY: as above.
-        let x = unsafe { at(ws, slot(&[*f0, *f1])) };
+        let x = at(ws, slot(&[*f0, *f1]));
         a = [a[0] + x[0], a[1] + x[1]];
     }
     [a[0] + b[0], a[1] + b[1]]
@@ -165,20 +158,15 @@ unsafe fn sum_far(far: &[u8], ws: &[[f64; 2]]) -> [f64; 2] {
 
 /// The (mg, eg) sums of one record: its chain's slots plus its other terms (coefficient times
 /// weight).
-///
-/// # Safety
-/// The record's terms are within `ws` and `w` ([`within`]).
 #[inline(always)]
-unsafe fn dot((chain, far, others): Groups<'_>, ws: &[[f64; 2]], w: &Dense) -> [f64; 2] {
-    // SAFETY: the caller's contract.
-    let (u, v) = unsafe { (sum_chain(chain, ws), sum_far(far, ws)) };
+fn dot((chain, far, others): Groups<'_>, ws: &[[f64; 2]], w: &Dense) -> [f64; 2] {
+    let (u, v) = (sum_chain(chain, ws), sum_far(far, ws));
     let mut g = [v[0], v[1]];
     let mut i = 0usize;
     for t in others.chunks_exact(2) {
         i += t[0] as usize;
         let c = t[1] as i8 as f64;
-        // SAFETY: i never passes the record's last other term (the gaps only add).
-        let x = unsafe { at(w, i) };
+        let x = at(w, i);
         g[0] += c * x[0];
         g[1] += c * x[1];
     }
@@ -186,45 +174,36 @@ unsafe fn dot((chain, far, others): Groups<'_>, ws: &[[f64; 2]], w: &Dense) -> [
 }
 
 /// The White-view evals of the block's positions, into `x[..b.n]`.
-///
-/// # Safety
-/// `within(b, ws.len(), w.len())`.
 #[inline(always)]
-unsafe fn eval_block(b: &Block<'_>, ws: &[[f64; 2]], w: &Dense, x: &mut [f64; BLOCK]) {
+fn eval_block(b: &Block<'_>, ws: &[[f64; 2]], w: &Dense, x: &mut [f64; BLOCK]) {
     for (j, xj) in x[..b.n].iter_mut().enumerate() {
-        // SAFETY: the caller's contract covers every record of the block.
-        let [mg, eg] = unsafe { dot(b.groups[j], ws, w) };
+        let [mg, eg] = dot(b.groups[j], ws, w);
         *xj = mg * b.rho_mg[j] + eg * b.rho_eg[j] + b.fixed[j];
     }
 }
 
 /// Adds `d` to the gradient slot of every chain term, and `coef * d` to the dense gradient of
 /// every other term.
-///
-/// # Safety
-/// The record's terms are within `gs` and `gd` ([`within`]).
 #[inline(always)]
-unsafe fn scatter(
+fn scatter(
     (chain, far, others): Groups<'_>,
     d: [f64; 2],
     gs: &mut [[f64; 2]],
     gd: &mut [[f64; 2]],
 ) {
     let mut j = 0usize;
-    // SAFETY (all three loops): the caller's contract; j and i climb to the chain's and the
-    // other terms' last index.
     for &b in chain {
         j += b as usize;
-        unsafe { add_at(gs, j, d) };
+        add_at(gs, j, d);
     }
     for f in far.chunks_exact(2) {
-        unsafe { add_at(gs, u16::from_le_bytes([f[0], f[1]]) as usize, d) };
+        add_at(gs, u16::from_le_bytes([f[0], f[1]]) as usize, d);
     }
     let mut i = 0usize;
     for t in others.chunks_exact(2) {
         i += t[0] as usize;
         let c = t[1] as i8 as f64;
-        unsafe { add_at(gd, i, [c * d[0], c * d[1]]) };
+        add_at(gd, i, [c * d[0], c * d[1]]);
     }
 }
 
@@ -267,12 +246,11 @@ fn loss_chunk_any(s: &Store, (ws, w): (&[[f64; 2]], &Dense), kk: f64, r: Range<u
     let mut recs = s.records(r);
     let mut acc = 0.0;
     while b.fill(&mut recs) > 0 {
-        if !within(&b, ws.len(), w.len()) {
+        eval_block(&b, ws, w, &mut x);
+        if refused(&b, &x, ws.len(), w.len()) {
             return Err(SlotError { block: at });
         }
         at += b.n;
-        // SAFETY: `within` checked every term of this block against `ws` and `w` just above.
-        unsafe { eval_block(&b, ws, w, &mut x) };
         for (&xj, &rj) in x[..b.n].iter().zip(&b.result) {
             let d = rj - logistic(kk * xj);
             acc += d * d;
@@ -367,12 +345,11 @@ fn grad_chunk_any(
     let (slots, others) = (ws.len().min(gs.len()), w.len().min(gd.len()));
     while b.fill(&mut recs) > 0 {
         let n = b.n;
-        if !within(&b, slots, others) {
+        eval_block(&b, ws, w, &mut x);
+        if refused(&b, &x, slots, others) {
             return Err(SlotError { block: at });
         }
         at += n;
-        // SAFETY: `within` checked every term of this block against the tables just above.
-        unsafe { eval_block(&b, ws, w, &mut x) };
         // no running sum inside this loop, so the compiler can vectorise it; the squared
         // errors are summed after it, in the same order as before
         for j in 0..n {
@@ -388,8 +365,7 @@ fn grad_chunk_any(
             sse += e;
         }
         for j in 0..n {
-            // SAFETY: as for `eval_block` above.
-            unsafe { scatter(b.groups[j], [dm[j], de[j]], gs, &mut gd[..]) };
+            scatter(b.groups[j], [dm[j], de[j]], gs, &mut gd[..]);
         }
     }
     Ok(sse)
@@ -408,12 +384,11 @@ pub fn evals(s: &Store, w: &Dense, range: Range<usize>) -> Result<Vec<f64>, Slot
             let mut at = r.start + base;
             let mut recs = s.records(r.start + base..r.end + base);
             while b.fill(&mut recs) > 0 {
-                if !within(&b, ws.len(), w.len()) {
+                eval_block(&b, &ws, w, &mut x);
+                if refused(&b, &x, ws.len(), w.len()) {
                     return Err(SlotError { block: at });
                 }
                 at += b.n;
-                // SAFETY: `within` checked every term of this block just above.
-                unsafe { eval_block(&b, &ws, w, &mut x) };
                 out.extend_from_slice(&x[..b.n]);
             }
             Ok(out)

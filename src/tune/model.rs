@@ -9,8 +9,8 @@ use super::store::Store;
 pub const CAP: usize = MAX_PARAMS;
 
 /// Dense (mg, eg) array indexed by parameter: every index a [`Store`] holds is below [`CAP`]
-/// (checked when a position is stored or a cache file is opened), so the kernel indexes it
-/// without bounds checks.
+/// (checked when a position is stored or a cache file is opened; the kernel's reads are
+/// checked again, `tune::kernel::at`).
 pub type Dense = [[f64; 2]; CAP];
 
 /// A zeroed dense array on the heap (`calloc`: pages are zeroed lazily, when first touched).
