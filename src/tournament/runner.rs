@@ -249,11 +249,6 @@ impl<'a> Collector<'a> {
         state.pgn = open_pgn(cfg, state.pgn_end, progress)?;
         if let Some(path) = &cfg.results {
             state.journal = Some(open_journal(&journal_path(path))?);
-            // A new run's summary exists before its first game: a run killed right after a
-            // journal line (the summary's synced write takes a while) can still be resumed.
-            if !path.exists() {
-                state.save(cfg, path)?;
-            }
         }
         Ok(Collector {
             cfg,
