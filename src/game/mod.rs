@@ -6,6 +6,7 @@
 pub mod adjudication;
 pub mod case;
 pub mod judge;
+pub mod line_pattern;
 pub mod pgn;
 mod play;
 mod player;
@@ -16,6 +17,7 @@ pub mod variant;
 
 pub use adjudication::{Adjudication, DrawRule, ResignRule};
 pub use case::{FailureCase, FailureKind};
+pub use line_pattern::LinePattern;
 pub use play::{play_game, GameSettings, NotPlayed, Opening};
 pub use player::Player;
 pub use record::{Fault, FaultKind, GameRecord, Outcome};

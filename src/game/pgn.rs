@@ -3,7 +3,7 @@
 //! extraction (`harness extract`), suite generation (`harness suite-gen`) and the check that what
 //! we write reads back.
 
-use super::record::{GameRecord, Outcome};
+use super::record::{GameRecord, MoveRecord, Outcome, Termination};
 use super::variant::Variant;
 use crate::report::dates::pgn_time;
 use anyhow::Context;
@@ -28,6 +28,23 @@ pub struct PgnHeader {
     pub date: String,
     /// `Opening` tag: where the opening came from (book file and line), may be empty.
     pub opening: String,
+    /// The form of the move comments and of the `Termination` tag.
+    pub style: PgnStyle,
+}
+
+/// How moves are commented: the harness's own form (`{+0.35/12 0.123s n=4567}`, the reason in a
+/// comment of its own), or fastchess's (`-pgnout`), which OpenBench's client and server read:
+/// `{+0.35/12 0.123s, n=4567, sd=18, line="info string ..."}` with the nodes and selective
+/// depth only when asked for, the reason in the last move's comment, and fastchess's
+/// `Termination` words.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PgnStyle {
+    /// fastchess's form.
+    pub fastchess: bool,
+    /// fastchess's form: `n=` (nodes) in every engine move's comment (`-pgnout nodes=true`).
+    pub nodes: bool,
+    /// fastchess's form: `sd=` (selective depth) in every engine move's comment.
+    pub seldepth: bool,
 }
 
 fn escape(s: &str) -> String {
@@ -63,7 +80,12 @@ pub fn write_game(game: &GameRecord, header: &PgnHeader) -> String {
         tag("WhiteTimeControl", &game.time_control);
         tag("BlackTimeControl", &game.black_time_control);
     }
-    tag("Termination", game.termination.pgn());
+    let termination = match (header.style.fastchess, game.termination) {
+        // fastchess's word, which OpenBench's client looks for (`illegal`).
+        (true, Termination::RulesInfraction) => "illegal move",
+        (_, t) => t.pgn(),
+    };
+    tag("Termination", termination);
     tag("PlyCount", &game.moves.len().to_string());
     let end = game.start_time + std::time::Duration::from_millis(game.duration_ms);
     tag("GameStartTime", &pgn_time(game.start_time));
@@ -73,7 +95,10 @@ pub fn write_game(game: &GameRecord, header: &PgnHeader) -> String {
         &format!("{:.3}s", game.duration_ms as f64 / 1000.0),
     );
     out.push('\n');
-    out.push_str(&movetext(game));
+    match header.style.fastchess {
+        true => out.push_str(&fastchess_movetext(game, header.style)),
+        false => out.push_str(&movetext(game)),
+    }
     out.push_str("\n\n");
     out
 }
@@ -114,6 +139,81 @@ fn movetext(game: &GameRecord) -> String {
         game.outcome.pgn()
     );
     wrap(&text, 80)
+}
+
+/// Movetext in fastchess's form (see [`PgnStyle`]).
+fn fastchess_movetext(game: &GameRecord, style: PgnStyle) -> String {
+    let (mut white_to_move, mut number) = start_of(game.start_fen.as_deref());
+    let mut text = String::new();
+    let reason = game.fastchess_reason();
+    // The reason goes into the last engine move's comment; a game without one (ended in its
+    // opening) gets it in a comment of its own.
+    let last_searched = game
+        .moves
+        .last()
+        .filter(|m| !m.book)
+        .map(|_| game.moves.len() - 1);
+    for (i, m) in game.moves.iter().enumerate() {
+        if white_to_move {
+            let _ = write!(text, "{number}. ");
+        } else if i == 0 {
+            let _ = write!(text, "{number}... ");
+        }
+        let _ = write!(text, "{} ", m.san);
+        let mut parts = match m.book {
+            true => vec!["book".to_owned()],
+            false => fastchess_comment(m, style),
+        };
+        if Some(i) == last_searched {
+            parts.push(reason.clone());
+        }
+        let _ = write!(text, "{{{}}} ", parts.join(", ").replace('}', ")"));
+        if !white_to_move {
+            number += 1;
+        }
+        white_to_move = !white_to_move;
+    }
+    if last_searched.is_none() {
+        let _ = write!(text, "{{{}}} ", reason.replace('}', ")"));
+    }
+    text.push_str(game.outcome.pgn());
+    wrap(&text, 80)
+}
+
+/// The parts of an engine move's comment in fastchess's form: `+0.35/12 0.123s`, then `n=`,
+/// `sd=` when asked for, then the kept engine lines.
+fn fastchess_comment(m: &MoveRecord, style: PgnStyle) -> Vec<String> {
+    // fastchess writes a centipawn score with two decimals (no sign for 0) and a mate in plies.
+    let score = match m.score {
+        Some(crate::uci::Score::Cp(cp)) => {
+            let sign = match cp.signum() {
+                1 => "+",
+                -1 => "-",
+                _ => "",
+            };
+            format!("{sign}{:.2}", f64::from(cp.unsigned_abs()) / 100.0)
+        }
+        Some(crate::uci::Score::Mate(n)) if n > 0 => format!("+M{}", 2 * i64::from(n) - 1),
+        Some(crate::uci::Score::Mate(n)) => format!("-M{}", -2 * i64::from(n)),
+        None => String::new(),
+    };
+    let mut parts = vec![format!(
+        "{score}/{} {:.3}s",
+        m.depth.unwrap_or(0),
+        m.time_ms as f64 / 1000.0
+    )];
+    if style.nodes {
+        parts.push(format!("n={}", m.nodes.unwrap_or(0)));
+    }
+    if style.seldepth {
+        parts.push(format!("sd={}", m.seldepth.unwrap_or(0)));
+    }
+    parts.extend(
+        m.lines
+            .iter()
+            .map(|l| format!("line=\"{}\"", l.replace('"', "'"))),
+    );
+    parts
 }
 
 /// Side to move and full move number of a starting FEN (standard start when None or unreadable).
@@ -370,9 +470,11 @@ mod tests {
             san: san.into(),
             score,
             depth: Some(7),
+            seldepth: Some(11),
             nodes: Some(1234),
             time_ms: 125,
             book,
+            lines: Vec::new(),
         }
     }
 

@@ -81,6 +81,8 @@ pub struct SearchResult {
     pub info: Info,
     /// Wall time from sending `go` to receiving `bestmove`.
     pub elapsed: Duration,
+    /// The search's `info string` lines as the engine wrote them (for `-pgnout match_line=`).
+    pub strings: Vec<String>,
 }
 
 impl Engine {
@@ -325,9 +327,12 @@ impl Engine {
         on_info: &mut dyn FnMut(&Info),
     ) -> Result<SearchResult, UciError> {
         let mut info = Info::default();
+        let mut strings = Vec::new();
         loop {
             let (line, read_at) = self.next_line_at(deadline, "bestmove")?;
-            if line.starts_with("info") {
+            if line.starts_with("info string") {
+                strings.push(line);
+            } else if line.starts_with("info") {
                 if let Ok(i) = Info::parse(&line) {
                     info.merge(&i);
                     on_info(&i);
@@ -338,6 +343,7 @@ impl Engine {
                     best,
                     info,
                     elapsed: read_at.saturating_duration_since(start),
+                    strings,
                 });
             }
             // Anything else (debug chatter, garbage) is ignored, as other GUIs do.

@@ -1,0 +1,686 @@
+//! fastchess's command line, read into typed values: single-dash options (`-engine`, `-each`,
+//! `-openings`, `-sprt`, ...), each followed by its words up to the next option, as fastchess
+//! reads them (and as OpenBench's client writes them).
+//!
+//! Every option fastchess has is either taken here or refused by name, saying what the harness
+//! offers instead; a word that names no fastchess option gets the nearest one that does.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// What the command line asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Action {
+    /// Play the match (or SPRT).
+    #[default]
+    Run,
+    /// Print the version and stop (`-version`, `--version`, `-v`, `version`).
+    Version,
+    /// Print the usage and stop (`-help`, `--help`).
+    Help,
+}
+
+/// `-openings file= format= order= start= plies=`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Openings {
+    /// The book.
+    pub file: Option<String>,
+    /// `epd` or `pgn` (fastchess: from the file's ending when absent).
+    pub format: Option<String>,
+    /// `random` or `sequential` (fastchess's default: sequential).
+    pub order: Option<String>,
+    /// The first opening, 1-based.
+    pub start: Option<u64>,
+    /// Plies of a PGN opening to play.
+    pub plies: Option<u32>,
+}
+
+/// `-sprt elo0= elo1= alpha= beta= model=`.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct SprtWords {
+    /// Elo under H0.
+    pub elo0: f64,
+    /// Elo under H1.
+    pub elo1: f64,
+    /// False positive rate.
+    pub alpha: f64,
+    /// False negative rate.
+    pub beta: f64,
+    /// `normalized` (fastchess's default) or `logistic`.
+    pub logistic: bool,
+}
+
+/// `-pgnout file= nodes= seldepth= match_line=`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PgnOut {
+    /// The PGN file (appended to); fastchess names one after the date without it.
+    pub file: Option<String>,
+    /// `n=` in every engine move's comment.
+    pub nodes: bool,
+    /// `sd=` in every engine move's comment.
+    pub seldepth: bool,
+    /// Engine lines to keep in the move comments.
+    pub match_lines: Vec<String>,
+}
+
+/// `-config file= outname=`: resume a run, or name the file a run is saved to.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ConfigWords {
+    /// The saved run to resume.
+    pub file: Option<PathBuf>,
+    /// Where to save this run.
+    pub outname: Option<PathBuf>,
+}
+
+/// fastchess's command line, typed.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FastchessArgs {
+    /// Version, help or a run.
+    pub action: Action,
+    /// The words of each `-engine`.
+    pub engines: Vec<Vec<String>>,
+    /// The words of `-each` (every engine).
+    pub each: Vec<String>,
+    /// `-openings`.
+    pub openings: Option<Openings>,
+    /// `-srand`: the seed of the random opening order.
+    pub srand: Option<u64>,
+    /// `-concurrency`.
+    pub concurrency: Option<usize>,
+    /// `-rounds`.
+    pub rounds: Option<u32>,
+    /// `-games` (or `-repeat`, which is `-games 2`).
+    pub games: Option<u32>,
+    /// `-recover`.
+    pub recover: bool,
+    /// `-variant standard|fischerandom`: true for Fischer random.
+    pub fischer_random: bool,
+    /// `-resign` words.
+    pub resign: Vec<String>,
+    /// `-draw` words.
+    pub draw: Vec<String>,
+    /// `-maxmoves`.
+    pub maxmoves: Option<u32>,
+    /// `-tb` folders.
+    pub tb: Option<String>,
+    /// `-tbpieces`.
+    pub tbpieces: Option<usize>,
+    /// `-tbadjudicate WIN_LOSS|DRAW|BOTH`, in the harness's spelling.
+    pub tbadjudicate: Option<&'static str>,
+    /// `-tbignore50`.
+    pub tbignore50: bool,
+    /// `-sprt`.
+    pub sprt: Option<SprtWords>,
+    /// `-pgnout`.
+    pub pgnout: Option<PgnOut>,
+    /// `-log file=`: the engines' traffic.
+    pub log: Option<PathBuf>,
+    /// `-ratinginterval` (in game pairs when games come in pairs, as fastchess counts).
+    pub ratinginterval: Option<u64>,
+    /// `-config`.
+    pub config: Option<ConfigWords>,
+    /// `-use-affinity`.
+    pub affinity: bool,
+    /// `-force-concurrency`: allow more games at once than CPUs.
+    pub force_concurrency: bool,
+    /// `-testEnv`: taken and without effect (see docs/openbench.md).
+    pub test_env: bool,
+    /// `-event`.
+    pub event: Option<String>,
+    /// `-tournament gauntlet|roundrobin`.
+    pub tournament: Option<String>,
+    /// `-startup-ms`.
+    pub startup_ms: Option<u64>,
+    /// `-ping-ms`.
+    pub ping_ms: Option<u64>,
+}
+
+/// Why a fastchess command line was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ArgsError {
+    /// An option fastchess does not have; the nearest one it has, if any is near.
+    Unknown {
+        /// The option as written.
+        flag: String,
+        /// The nearest option, with its dash.
+        nearest: Option<String>,
+    },
+    /// An option of fastchess's that the harness does not take, and what it offers instead.
+    Refused {
+        /// The option as written.
+        flag: String,
+        /// The harness's nearest spelling, or why there is none.
+        instead: &'static str,
+    },
+    /// A word before any option.
+    Stray(String),
+    /// An option without the value it needs.
+    Missing {
+        /// The option.
+        flag: String,
+        /// What it needs.
+        needs: &'static str,
+    },
+    /// A value the option cannot take.
+    Bad {
+        /// The option.
+        flag: String,
+        /// The value as written.
+        value: String,
+        /// What it takes.
+        expected: String,
+    },
+}
+
+impl fmt::Display for ArgsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ArgsError::Unknown { flag, nearest } => {
+                write!(f, "unknown option `{flag}`")?;
+                match nearest {
+                    Some(n) => write!(f, "; did you mean `{n}`?"),
+                    None => write!(f, " (-help lists the options)"),
+                }
+            }
+            ArgsError::Refused { flag, instead } => {
+                write!(
+                    f,
+                    "`{flag}` is a fastchess option the harness does not take: {instead}"
+                )
+            }
+            ArgsError::Stray(w) => write!(f, "`{w}` is not an option (options start with -)"),
+            ArgsError::Missing { flag, needs } => write!(f, "`{flag}` needs {needs}"),
+            ArgsError::Bad {
+                flag,
+                value,
+                expected,
+            } => write!(f, "`{flag}`: `{value}` is not {expected}"),
+        }
+    }
+}
+
+impl std::error::Error for ArgsError {}
+
+/// The options taken, without their dash (for the suggestion of a mistyped one).
+pub const TAKEN: [&str; 33] = [
+    "engine",
+    "each",
+    "openings",
+    "srand",
+    "concurrency",
+    "rounds",
+    "games",
+    "repeat",
+    "recover",
+    "variant",
+    "resign",
+    "draw",
+    "maxmoves",
+    "tb",
+    "tbpieces",
+    "tbadjudicate",
+    "tbignore50",
+    "sprt",
+    "pgnout",
+    "log",
+    "ratinginterval",
+    "output",
+    "config",
+    "use-affinity",
+    "force-concurrency",
+    "testEnv",
+    "event",
+    "tournament",
+    "startup-ms",
+    "ping-ms",
+    "version",
+    "v",
+    "help",
+];
+
+/// fastchess's options the harness refuses, each with the harness's nearest spelling or why
+/// there is none.
+pub const REFUSED: [(&str, &str); 17] = [
+    ("noswap", "no equivalent: the games of a pair always swap colours (-games 1 plays single games)"),
+    ("reverse", "no equivalent: the first engine is White in the first game of every pair"),
+    ("wait", "no equivalent: games start as soon as a slot is free"),
+    ("seeds", "no equivalent: -tournament gauntlet plays the first engine against each of the others"),
+    ("quick", "spell it out: -engine cmd=A -engine cmd=B -each tc=10+0.1 -openings file=BOOK order=random -rounds 25000 -repeat -recover -draw movenumber=30 movecount=8 score=8"),
+    ("epdout", "no equivalent: `harness match --pgnout` writes the games, `harness extract` turns PGN into positions"),
+    ("crc32", "no equivalent"),
+    ("report", "no equivalent: games in pairs (-games 2) are reported by pair (pentanomial), single games (-games 1) by game"),
+    ("scoreinterval", "nearest: -ratinginterval N (the result block every N pairs)"),
+    ("autosaveinterval", "nearest: -config outname=FILE, saved after every game"),
+    ("check-mate-pvs", "no equivalent"),
+    ("show-latency", "no equivalent"),
+    ("strict", "no equivalent: an engine's faults are counted and reported in any case"),
+    ("ucinewgame-ms", "nearest: -ping-ms MS (the wait for readyok after ucinewgame)"),
+    ("site", "nearest: -event NAME (the PGN's Site tag is ?)"),
+    ("debug", "nearest: -log file=FILE (every line to and from the engines)"),
+    ("compliance", "nearest: `harness check`, or a short match with -log file=FILE"),
+];
+
+/// Reads fastchess's command line (without the program name).
+pub fn parse(argv: &[String]) -> Result<FastchessArgs, ArgsError> {
+    let mut args = FastchessArgs::default();
+    let mut i = 0;
+    while i < argv.len() {
+        let word = &argv[i];
+        let Some(name) = option_name(word) else {
+            // fastchess's bare `version` (OpenBench's client tries it).
+            if word == "version" {
+                args.action = Action::Version;
+                i += 1;
+                continue;
+            }
+            return Err(ArgsError::Stray(word.clone()));
+        };
+        let end = argv[i + 1..]
+            .iter()
+            .position(|w| option_name(w).is_some())
+            .map_or(argv.len(), |k| i + 1 + k);
+        take(&mut args, word, name, &argv[i + 1..end])?;
+        i = end;
+    }
+    Ok(args)
+}
+
+/// The name of an option word (`-engine`, `--version`), without its dashes; `None` for a value
+/// (a negative number is a value).
+fn option_name(word: &str) -> Option<&str> {
+    let name = word.strip_prefix('-')?;
+    let name = name.strip_prefix('-').unwrap_or(name);
+    name.starts_with(|c: char| c.is_ascii_alphabetic())
+        .then_some(name)
+}
+
+/// Applies one option and its values.
+fn take(a: &mut FastchessArgs, flag: &str, name: &str, v: &[String]) -> Result<(), ArgsError> {
+    match name {
+        "engine" => a.engines.push(engine_words(flag, v)?),
+        "each" => a.each.extend(engine_words(flag, v)?),
+        "openings" => a.openings = Some(openings(flag, v)?),
+        "srand" => a.srand = Some(single(flag, v, "a seed")?),
+        "concurrency" => a.concurrency = Some(single(flag, v, "a number of games")?),
+        "rounds" => a.rounds = Some(single(flag, v, "a number of rounds")?),
+        "games" => a.games = Some(single(flag, v, "a number of games")?),
+        "repeat" => a.games = Some(optional(flag, v, "a number of games")?.unwrap_or(2)),
+        "recover" => none(flag, v).map(|()| a.recover = true)?,
+        "variant" => a.fischer_random = variant(flag, v)?,
+        "resign" => a.resign = key_values(flag, v)?,
+        "draw" => a.draw = key_values(flag, v)?,
+        "maxmoves" => a.maxmoves = Some(single(flag, v, "a number of moves")?),
+        "tb" => a.tb = Some(single::<String>(flag, v, "the tablebase folders")?.replace(';', ":")),
+        "tbpieces" => a.tbpieces = Some(single(flag, v, "a number of pieces")?),
+        "tbadjudicate" => a.tbadjudicate = Some(tb_adjudicate(flag, v)?),
+        "tbignore50" => none(flag, v).map(|()| a.tbignore50 = true)?,
+        "sprt" => a.sprt = Some(sprt(flag, v)?),
+        "pgnout" => a.pgnout = Some(pgnout(flag, v)?),
+        "log" => a.log = Some(log(flag, v)?),
+        "ratinginterval" => a.ratinginterval = Some(single(flag, v, "a number of pairs")?),
+        "output" => output(flag, v)?,
+        "config" => a.config = Some(config(flag, v)?),
+        "use-affinity" => affinity(flag, v).map(|()| a.affinity = true)?,
+        "force-concurrency" => none(flag, v).map(|()| a.force_concurrency = true)?,
+        "testEnv" => none(flag, v).map(|()| a.test_env = true)?,
+        "event" => a.event = Some(v.join(" ")).filter(|e| !e.is_empty()),
+        "tournament" => a.tournament = Some(tournament(flag, v)?),
+        "startup-ms" => a.startup_ms = Some(single(flag, v, "milliseconds")?),
+        "ping-ms" => a.ping_ms = Some(single(flag, v, "milliseconds")?),
+        "version" | "v" => a.action = Action::Version,
+        "help" => a.action = Action::Help,
+        _ => return Err(refused_or_unknown(flag, name)),
+    }
+    Ok(())
+}
+
+fn refused_or_unknown(flag: &str, name: &str) -> ArgsError {
+    if let Some((_, instead)) = REFUSED.iter().find(|(n, _)| *n == name) {
+        return ArgsError::Refused {
+            flag: flag.to_owned(),
+            instead,
+        };
+    }
+    let all: Vec<&str> = TAKEN
+        .iter()
+        .chain(REFUSED.iter().map(|(n, _)| n))
+        .copied()
+        .collect();
+    ArgsError::Unknown {
+        flag: flag.to_owned(),
+        nearest: crate::report::suggest::nearest(name, &all).map(|n| format!("-{n}")),
+    }
+}
+
+fn bad(flag: &str, value: &str, expected: impl Into<String>) -> ArgsError {
+    ArgsError::Bad {
+        flag: flag.to_owned(),
+        value: value.to_owned(),
+        expected: expected.into(),
+    }
+}
+
+/// Exactly one value, parsed.
+fn single<T: std::str::FromStr>(
+    flag: &str,
+    v: &[String],
+    what: &'static str,
+) -> Result<T, ArgsError> {
+    match v {
+        [one] => one.parse().map_err(|_| bad(flag, one, what)),
+        [] => Err(ArgsError::Missing {
+            flag: flag.to_owned(),
+            needs: what,
+        }),
+        more => Err(bad(flag, &more.join(" "), format!("one value ({what})"))),
+    }
+}
+
+/// At most one value, parsed.
+fn optional<T: std::str::FromStr>(
+    flag: &str,
+    v: &[String],
+    what: &'static str,
+) -> Result<Option<T>, ArgsError> {
+    match v {
+        [] => Ok(None),
+        _ => single(flag, v, what).map(Some),
+    }
+}
+
+/// No value.
+fn none(flag: &str, v: &[String]) -> Result<(), ArgsError> {
+    match v {
+        [] => Ok(()),
+        more => Err(bad(
+            flag,
+            &more.join(" "),
+            "expected: the option takes no value",
+        )),
+    }
+}
+
+/// `key=value` words, split at the first `=`.
+fn key_values(flag: &str, v: &[String]) -> Result<Vec<String>, ArgsError> {
+    if v.is_empty() {
+        return Err(ArgsError::Missing {
+            flag: flag.to_owned(),
+            needs: "key=value words",
+        });
+    }
+    match v.iter().find(|w| !w.contains('=')) {
+        Some(w) => Err(bad(flag, w, "a key=value word")),
+        None => Ok(v.to_vec()),
+    }
+}
+
+fn pairs(flag: &str, v: &[String]) -> Result<Vec<(String, String)>, ArgsError> {
+    Ok(key_values(flag, v)?
+        .iter()
+        .map(|w| {
+            let (k, v) = w.split_once('=').expect("checked");
+            (k.to_owned(), v.to_owned())
+        })
+        .collect())
+}
+
+fn boolean(flag: &str, key: &str, value: &str) -> Result<bool, ArgsError> {
+    match value {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(bad(
+            flag,
+            &format!("{key}={value}"),
+            format!("{key}=true or {key}=false"),
+        )),
+    }
+}
+
+fn unknown_key(flag: &str, key: &str, value: &str, keys: &[&str]) -> ArgsError {
+    let list: Vec<String> = keys.iter().map(|k| format!("{k}=")).collect();
+    let mut expected = format!("one of {}", list.join(", "));
+    if let Some(k) = crate::report::suggest::nearest(key, keys) {
+        expected = format!("{expected} (did you mean `{k}=`?)");
+    }
+    bad(flag, &format!("{key}={value}"), expected)
+}
+
+/// An engine's words: fastchess's keys in the harness's spelling (`plies=` is `depth=`,
+/// `tc=infinite` is `tc=inf`); `restart=off` is what the harness does anyway.
+fn engine_words(flag: &str, v: &[String]) -> Result<Vec<String>, ArgsError> {
+    let mut out = Vec::new();
+    for (k, val) in pairs(flag, v)? {
+        match (k.as_str(), val.as_str()) {
+            ("plies", d) => out.push(format!("depth={d}")),
+            ("tc", "infinite") => out.push("tc=inf".to_owned()),
+            ("restart", "off") => {}
+            ("restart", _) => {
+                return Err(bad(
+                    flag,
+                    &format!("restart={val}"),
+                    "restart=off (engines are kept between games, restarted only after a crash)",
+                ))
+            }
+            ("proto", p) if p != "uci" => {
+                return Err(bad(flag, &format!("proto={p}"), "proto=uci"))
+            }
+            _ => out.push(format!("{k}={val}")),
+        }
+    }
+    Ok(out)
+}
+
+fn openings(flag: &str, v: &[String]) -> Result<Openings, ArgsError> {
+    let mut o = Openings::default();
+    for (k, val) in pairs(flag, v)? {
+        match k.as_str() {
+            "file" => o.file = Some(val),
+            "format" if val == "epd" || val == "pgn" => o.format = Some(val),
+            "format" => {
+                return Err(bad(
+                    flag,
+                    &format!("format={val}"),
+                    "format=epd or format=pgn",
+                ))
+            }
+            "order" if val == "random" || val == "sequential" => o.order = Some(val),
+            "order" => {
+                return Err(bad(
+                    flag,
+                    &format!("order={val}"),
+                    "order=random or order=sequential",
+                ))
+            }
+            "start" => {
+                o.start = Some(
+                    val.parse()
+                        .map_err(|_| bad(flag, &val, "a number (start=)"))?,
+                )
+            }
+            "plies" => {
+                o.plies = Some(
+                    val.parse()
+                        .map_err(|_| bad(flag, &val, "a number (plies=)"))?,
+                )
+            }
+            "policy" if val == "round" => {}
+            _ => {
+                let keys = ["file", "format", "order", "start", "plies", "policy"];
+                return Err(unknown_key(flag, &k, &val, &keys));
+            }
+        }
+    }
+    Ok(o)
+}
+
+fn variant(flag: &str, v: &[String]) -> Result<bool, ArgsError> {
+    match single::<String>(flag, v, "standard or fischerandom")?.as_str() {
+        "standard" => Ok(false),
+        "fischerandom" => Ok(true),
+        other => Err(bad(flag, other, "standard or fischerandom")),
+    }
+}
+
+fn tb_adjudicate(flag: &str, v: &[String]) -> Result<&'static str, ArgsError> {
+    match single::<String>(flag, v, "WIN_LOSS, DRAW or BOTH")?.as_str() {
+        "WIN_LOSS" => Ok("win-loss"),
+        "DRAW" => Ok("draw"),
+        "BOTH" => Ok("both"),
+        other => Err(bad(flag, other, "WIN_LOSS, DRAW or BOTH")),
+    }
+}
+
+fn sprt(flag: &str, v: &[String]) -> Result<SprtWords, ArgsError> {
+    // fastchess's defaults for alpha and beta.
+    let mut s = SprtWords {
+        alpha: 0.05,
+        beta: 0.05,
+        ..SprtWords::default()
+    };
+    let (mut elo0, mut elo1) = (false, false);
+    for (k, val) in pairs(flag, v)? {
+        let number = || {
+            val.parse::<f64>()
+                .map_err(|_| bad(flag, &format!("{k}={val}"), "a number"))
+        };
+        match k.as_str() {
+            "elo0" => (s.elo0, elo0) = (number()?, true),
+            "elo1" => (s.elo1, elo1) = (number()?, true),
+            "alpha" => s.alpha = number()?,
+            "beta" => s.beta = number()?,
+            "model" if val == "normalized" => s.logistic = false,
+            "model" if val == "logistic" => s.logistic = true,
+            "model" => {
+                return Err(bad(
+                    flag,
+                    &format!("model={val}"),
+                    "model=normalized or model=logistic (the harness has no bayesian model)",
+                ))
+            }
+            _ => {
+                return Err(unknown_key(
+                    flag,
+                    &k,
+                    &val,
+                    &["elo0", "elo1", "alpha", "beta", "model"],
+                ))
+            }
+        }
+    }
+    if !(elo0 && elo1) {
+        return Err(ArgsError::Missing {
+            flag: flag.to_owned(),
+            needs: "elo0= and elo1=",
+        });
+    }
+    Ok(s)
+}
+
+fn pgnout(flag: &str, v: &[String]) -> Result<PgnOut, ArgsError> {
+    let mut p = PgnOut::default();
+    // fastchess also takes a bare file name.
+    if let [file] = v {
+        if !file.contains('=') {
+            p.file = Some(file.clone());
+            return Ok(p);
+        }
+    }
+    for (k, val) in pairs(flag, v)? {
+        match k.as_str() {
+            "file" => p.file = Some(val),
+            "nodes" => p.nodes = boolean(flag, &k, &val)?,
+            "seldepth" => p.seldepth = boolean(flag, &k, &val)?,
+            "match_line" => p.match_lines.push(val),
+            // fastchess's default, and the harness's only way: appended to, never truncated.
+            "append" if val == "true" => {}
+            "notation" if val == "san" => {}
+            "min" if val == "false" => {}
+            _ => {
+                let keys = [
+                    "file",
+                    "nodes",
+                    "seldepth",
+                    "match_line",
+                    "append",
+                    "notation",
+                    "min",
+                ];
+                return Err(unknown_key(flag, &k, &val, &keys));
+            }
+        }
+    }
+    Ok(p)
+}
+
+fn log(flag: &str, v: &[String]) -> Result<PathBuf, ArgsError> {
+    let mut file = None;
+    for (k, val) in pairs(flag, v)? {
+        match k.as_str() {
+            "file" => file = Some(PathBuf::from(val)),
+            // The harness's log is the engines' traffic at one level; these change nothing.
+            "level" | "engine" | "realtime" => {}
+            "append" if val == "true" => {}
+            _ => {
+                return Err(unknown_key(
+                    flag,
+                    &k,
+                    &val,
+                    &["file", "level", "engine", "realtime", "append"],
+                ))
+            }
+        }
+    }
+    file.ok_or(ArgsError::Missing {
+        flag: flag.to_owned(),
+        needs: "file=FILE",
+    })
+}
+
+fn output(flag: &str, v: &[String]) -> Result<(), ArgsError> {
+    for (k, val) in pairs(flag, v)? {
+        match (k.as_str(), val.as_str()) {
+            ("format", "fastchess") => {}
+            ("format", _) => {
+                return Err(bad(
+                    flag,
+                    &format!("format={val}"),
+                    "format=fastchess (the harness writes no cutechess output)",
+                ))
+            }
+            _ => return Err(unknown_key(flag, &k, &val, &["format"])),
+        }
+    }
+    Ok(())
+}
+
+fn config(flag: &str, v: &[String]) -> Result<ConfigWords, ArgsError> {
+    let mut c = ConfigWords::default();
+    for (k, val) in pairs(flag, v)? {
+        match k.as_str() {
+            "file" => c.file = Some(PathBuf::from(val)),
+            "outname" => c.outname = Some(PathBuf::from(val)),
+            _ => return Err(unknown_key(flag, &k, &val, &["file", "outname"])),
+        }
+    }
+    Ok(c)
+}
+
+fn affinity(flag: &str, v: &[String]) -> Result<(), ArgsError> {
+    match v {
+        [] => Ok(()),
+        [cpus] => Err(bad(
+            flag,
+            cpus,
+            "taken without a CPU list (the harness picks the cores)",
+        )),
+        more => Err(bad(flag, &more.join(" "), "taken without values")),
+    }
+}
+
+fn tournament(flag: &str, v: &[String]) -> Result<String, ArgsError> {
+    let t: String = single(flag, v, "gauntlet or roundrobin")?;
+    match t.as_str() {
+        "gauntlet" | "roundrobin" => Ok(t),
+        _ => Err(bad(flag, &t, "gauntlet or roundrobin")),
+    }
+}
