@@ -101,3 +101,98 @@ fn config(plan: &translate::Plan) -> anyhow::Result<MatchConfig> {
 fn words_have_sprt(words: &[String]) -> bool {
     words.iter().any(|w| w == "--elo0")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan_of(line: &str) -> translate::Plan {
+        let words: Vec<String> = line.split_whitespace().map(str::to_owned).collect();
+        translate::plan(&args::parse(&words).unwrap(), 64).unwrap()
+    }
+
+    #[test]
+    fn translated_words_parse_as_harness_sprt_with_the_values_asked_for() {
+        let plan = plan_of(
+            "-engine cmd=a name=A tc=inf nodes=2000 -engine cmd=b name=B plies=4 \
+             -openings file=x.epd format=epd order=random start=3 -srand 9 -concurrency 2 \
+             -rounds 7 -games 2 -recover -draw movenumber=30 movecount=8 score=8 \
+             -sprt elo0=0 elo1=5 alpha=0.1 beta=0.1 -ratinginterval 3 \
+             -pgnout file=o.pgn nodes=true seldepth=true -maxmoves 200 -tbadjudicate DRAW",
+        );
+        assert!(plan.sprt);
+        assert_eq!((plan.results.clone(), plan.resume.clone()), (None, None));
+        let p = super::super::sprt::Stored::try_parse_from(&plan.words)
+            .unwrap()
+            .args;
+        let m = &p.match_args;
+        assert_eq!(
+            m.engine,
+            [
+                "cmd=a",
+                "name=A",
+                "tc=inf",
+                "nodes=2000",
+                "cmd=b",
+                "name=B",
+                "depth=4"
+            ]
+        );
+        assert_eq!(
+            m.openings,
+            ["file=x.epd", "format=epd", "order=random", "start=3"]
+        );
+        assert_eq!(
+            (m.seed, m.concurrency, m.rounds, m.games),
+            (9, 2, Some(7), 2)
+        );
+        assert!(m.recover && m.pgn_fastchess && m.pgn_nodes && m.pgn_seldepth);
+        assert_eq!(m.pgnout.as_deref(), Some("o.pgn"));
+        // fastchess counts the interval in pairs.
+        assert_eq!(m.ratinginterval, 6);
+        assert_eq!((m.maxmoves, m.draw.len()), (Some(200), 3));
+        assert_eq!((p.elo0, p.elo1, p.alpha, p.beta), (0.0, 5.0, 0.1, 0.1));
+    }
+
+    #[test]
+    fn fastchess_defaults_and_limits() {
+        // Two rounds of pairs, books in order, every game from the start position without one.
+        let words = plan_of("-engine cmd=a -engine cmd=b").words;
+        let m = super::super::sprt::Stored::try_parse_from(&words)
+            .unwrap()
+            .args
+            .match_args;
+        assert_eq!((m.rounds, m.games), (Some(2), 2));
+        assert_eq!(m.openings, ["startpos"]);
+        let m = plan_of("-engine cmd=a -engine cmd=b -openings file=b.epd").words;
+        assert!(m.contains(&"order=sequential".to_owned()));
+        // -games above 2 trades places with -rounds, as in fastchess.
+        let words = plan_of("-engine cmd=a -engine cmd=b -games 50 -rounds 1").words;
+        let m = super::super::sprt::Stored::try_parse_from(&words)
+            .unwrap()
+            .args
+            .match_args;
+        assert_eq!((m.rounds, m.games), (Some(50), 1));
+        let a = |s: &str| {
+            args::parse(&s.split_whitespace().map(str::to_owned).collect::<Vec<_>>()).unwrap()
+        };
+        let too_many = translate::plan(&a("-engine cmd=a -engine cmd=b -concurrency 9"), 8);
+        assert!(too_many
+            .unwrap_err()
+            .to_string()
+            .contains("-force-concurrency"));
+        assert!(translate::plan(
+            &a("-engine cmd=a -engine cmd=b -concurrency 9 -force-concurrency"),
+            8
+        )
+        .is_ok());
+        assert!(translate::plan(&a("-engine cmd=a"), 8)
+            .unwrap_err()
+            .to_string()
+            .contains("two -engine"));
+        assert!(translate::plan(&a("-engine cmd=a -engine cmd=b -games 3 -rounds 3"), 8).is_err());
+        let p =
+            translate::plan(&a("-engine cmd=a -engine cmd=b -config outname=r.json"), 8).unwrap();
+        assert_eq!(p.results, Some("r.json".into()));
+    }
+}

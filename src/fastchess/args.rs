@@ -684,3 +684,7 @@ fn tournament(flag: &str, v: &[String]) -> Result<String, ArgsError> {
         _ => Err(bad(flag, &t, "gauntlet or roundrobin")),
     }
 }
+
+#[cfg(test)]
+#[path = "args_tests.rs"]
+mod tests;

@@ -8,6 +8,7 @@ pub mod case;
 pub mod judge;
 pub mod line_pattern;
 pub mod pgn;
+mod pgn_fastchess;
 mod play;
 mod player;
 pub mod record;

@@ -3,7 +3,7 @@
 //! extraction (`harness extract`), suite generation (`harness suite-gen`) and the check that what
 //! we write reads back.
 
-use super::record::{GameRecord, MoveRecord, Outcome, Termination};
+use super::record::{GameRecord, Outcome, Termination};
 use super::variant::Variant;
 use crate::report::dates::pgn_time;
 use anyhow::Context;
@@ -96,7 +96,7 @@ pub fn write_game(game: &GameRecord, header: &PgnHeader) -> String {
     );
     out.push('\n');
     match header.style.fastchess {
-        true => out.push_str(&fastchess_movetext(game, header.style)),
+        true => out.push_str(&super::pgn_fastchess::movetext(game, header.style)),
         false => out.push_str(&movetext(game)),
     }
     out.push_str("\n\n");
@@ -141,83 +141,8 @@ fn movetext(game: &GameRecord) -> String {
     wrap(&text, 80)
 }
 
-/// Movetext in fastchess's form (see [`PgnStyle`]).
-fn fastchess_movetext(game: &GameRecord, style: PgnStyle) -> String {
-    let (mut white_to_move, mut number) = start_of(game.start_fen.as_deref());
-    let mut text = String::new();
-    let reason = game.fastchess_reason();
-    // The reason goes into the last engine move's comment; a game without one (ended in its
-    // opening) gets it in a comment of its own.
-    let last_searched = game
-        .moves
-        .last()
-        .filter(|m| !m.book)
-        .map(|_| game.moves.len() - 1);
-    for (i, m) in game.moves.iter().enumerate() {
-        if white_to_move {
-            let _ = write!(text, "{number}. ");
-        } else if i == 0 {
-            let _ = write!(text, "{number}... ");
-        }
-        let _ = write!(text, "{} ", m.san);
-        let mut parts = match m.book {
-            true => vec!["book".to_owned()],
-            false => fastchess_comment(m, style),
-        };
-        if Some(i) == last_searched {
-            parts.push(reason.clone());
-        }
-        let _ = write!(text, "{{{}}} ", parts.join(", ").replace('}', ")"));
-        if !white_to_move {
-            number += 1;
-        }
-        white_to_move = !white_to_move;
-    }
-    if last_searched.is_none() {
-        let _ = write!(text, "{{{}}} ", reason.replace('}', ")"));
-    }
-    text.push_str(game.outcome.pgn());
-    wrap(&text, 80)
-}
-
-/// The parts of an engine move's comment in fastchess's form: `+0.35/12 0.123s`, then `n=`,
-/// `sd=` when asked for, then the kept engine lines.
-fn fastchess_comment(m: &MoveRecord, style: PgnStyle) -> Vec<String> {
-    // fastchess writes a centipawn score with two decimals (no sign for 0) and a mate in plies.
-    let score = match m.score {
-        Some(crate::uci::Score::Cp(cp)) => {
-            let sign = match cp.signum() {
-                1 => "+",
-                -1 => "-",
-                _ => "",
-            };
-            format!("{sign}{:.2}", f64::from(cp.unsigned_abs()) / 100.0)
-        }
-        Some(crate::uci::Score::Mate(n)) if n > 0 => format!("+M{}", 2 * i64::from(n) - 1),
-        Some(crate::uci::Score::Mate(n)) => format!("-M{}", -2 * i64::from(n)),
-        None => String::new(),
-    };
-    let mut parts = vec![format!(
-        "{score}/{} {:.3}s",
-        m.depth.unwrap_or(0),
-        m.time_ms as f64 / 1000.0
-    )];
-    if style.nodes {
-        parts.push(format!("n={}", m.nodes.unwrap_or(0)));
-    }
-    if style.seldepth {
-        parts.push(format!("sd={}", m.seldepth.unwrap_or(0)));
-    }
-    parts.extend(
-        m.lines
-            .iter()
-            .map(|l| format!("line=\"{}\"", l.replace('"', "'"))),
-    );
-    parts
-}
-
 /// Side to move and full move number of a starting FEN (standard start when None or unreadable).
-fn start_of(fen: Option<&str>) -> (bool, u32) {
+pub(super) fn start_of(fen: Option<&str>) -> (bool, u32) {
     // Chess960 too: a start position's side to move and move number do not depend on the rules.
     let pos: Option<Chess> = fen.and_then(|f| f.parse::<Fen>().ok()).and_then(|f| {
         f.clone()
@@ -233,7 +158,7 @@ fn start_of(fen: Option<&str>) -> (bool, u32) {
 
 /// Breaks text into lines of at most `width` characters at spaces outside `{comments}` (so that
 /// comments read back as written; a long comment may exceed the width).
-fn wrap(text: &str, width: usize) -> String {
+pub(super) fn wrap(text: &str, width: usize) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / width);
     let mut line_len = 0;
     let mut words: Vec<&str> = Vec::new();
