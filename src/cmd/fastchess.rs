@@ -47,8 +47,9 @@ pub fn run(argv: &[String]) -> anyhow::Result<i32> {
     let mut cfg = config(&plan)?;
     cfg.game_line = Some(output::game_line);
     interrupt::install();
+    let start = std::time::Instant::now();
     let outcome = run_match(&cfg)?;
-    print!("{}", output::final_report(&cfg, &outcome));
+    print!("{}", output::final_report(&cfg, &outcome, start.elapsed()));
     Ok(match &outcome.stopped {
         None => 0,
         Some(Stop::Interrupted) => interrupt::EXIT_INTERRUPTED,

@@ -5,7 +5,8 @@
 //!   fastchess's reason words ([`GameRecord::fastchess_reason`]);
 //! - the result block (`Results of A vs B (...)`, Elo, LOS, games, pentanomial, LLR) between
 //!   rules of dashes every `-ratinginterval` pairs and at the end;
-//! - `Tournament finished` (or `SPRT ([e0, e1]) completed - H0 was accepted`), `Finished match`.
+//! - after an SPRT's decision `SPRT ([e0, e1]) completed - H0 was accepted`; then
+//!   `Finished match` and `Total Time: 00:01:02 (hours:minutes:seconds)`.
 //!
 //! ASCII only (the client decodes stdout as ASCII), and no blank line (the client stops reading
 //! at one).
@@ -41,7 +42,7 @@ pub fn game_line(number: u64, g: &GameRecord) -> String {
 }
 
 /// The end of a run: the result block of each pairing, then how it ended.
-pub fn final_report(cfg: &MatchConfig, o: &MatchOutcome) -> String {
+pub fn final_report(cfg: &MatchConfig, o: &MatchOutcome, wall: std::time::Duration) -> String {
     let mut out = String::new();
     if o.games > 0 {
         out.push_str(&report::interim(cfg, o));
@@ -55,18 +56,28 @@ pub fn final_report(cfg: &MatchConfig, o: &MatchOutcome) -> String {
         }
     }
     let end = match (&o.stopped, o.decision, &cfg.sprt) {
-        (Some(Stop::Interrupted), _, _) => "Tournament was interrupted".to_owned(),
-        (Some(why), _, _) => format!("Tournament stopped: {why}"),
-        (None, Some(d @ (Decision::AcceptH0 | Decision::AcceptH1)), Some(s)) => format!(
+        (Some(Stop::Interrupted), _, _) => Some("Tournament was interrupted".to_owned()),
+        (Some(why), _, _) => Some(format!("Tournament stopped: {why}")),
+        (None, Some(d @ (Decision::AcceptH0 | Decision::AcceptH1)), Some(s)) => Some(format!(
             "SPRT ([{:.2}, {:.2}]) completed - {} was accepted",
             s.elo0,
             s.elo1,
             if d == Decision::AcceptH0 { "H0" } else { "H1" }
-        ),
-        _ => "Tournament finished".to_owned(),
+        )),
+        // fastchess says nothing more when every game was played.
+        _ => None,
     };
-    out.push_str(&end);
-    out.push_str("\nFinished match\n");
+    if let Some(end) = end {
+        out.push_str(&end);
+        out.push('\n');
+    }
+    let secs = wall.as_secs();
+    out.push_str(&format!(
+        "Finished match\nTotal Time: {:02}:{:02}:{:02} (hours:minutes:seconds)\n",
+        secs / 3600,
+        secs / 60 % 60,
+        secs % 60
+    ));
     ascii(&out)
 }
 

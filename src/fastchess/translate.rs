@@ -91,6 +91,10 @@ pub fn plan(a: &FastchessArgs, cpus: usize) -> Result<Plan, PlanError> {
     w.one("--rounds", rounds);
     w.one("--games", games);
     w.flag("--recover", a.recover);
+    // fastchess plays every game whatever an engine's faults; OpenBench's client and server
+    // count them (crashes, time losses, illegal moves) and judge for themselves.
+    w.one("--max-consecutive-faults", 0);
+    w.one("--max-fault-share", 100);
     w.flag("--affinity", a.affinity);
     if a.fischer_random {
         w.one("--variant", "fischerandom");
