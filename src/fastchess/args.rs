@@ -5,6 +5,10 @@
 //! Every option fastchess has is either taken here or refused by name, saying what the harness
 //! offers instead; a word that names no fastchess option gets the nearest one that does.
 
+use super::values::{
+    affinity, config, engine_words, log, openings, output, pgnout, sprt, tb_adjudicate, tournament,
+    variant,
+};
 use std::fmt;
 use std::path::PathBuf;
 
@@ -352,7 +356,7 @@ fn refused_or_unknown(flag: &str, name: &str) -> ArgsError {
     }
 }
 
-fn bad(flag: &str, value: &str, expected: impl Into<String>) -> ArgsError {
+pub(super) fn bad(flag: &str, value: &str, expected: impl Into<String>) -> ArgsError {
     ArgsError::Bad {
         flag: flag.to_owned(),
         value: value.to_owned(),
@@ -361,7 +365,7 @@ fn bad(flag: &str, value: &str, expected: impl Into<String>) -> ArgsError {
 }
 
 /// Exactly one value, parsed.
-fn single<T: std::str::FromStr>(
+pub(super) fn single<T: std::str::FromStr>(
     flag: &str,
     v: &[String],
     what: &'static str,
@@ -377,7 +381,7 @@ fn single<T: std::str::FromStr>(
 }
 
 /// At most one value, parsed.
-fn optional<T: std::str::FromStr>(
+pub(super) fn optional<T: std::str::FromStr>(
     flag: &str,
     v: &[String],
     what: &'static str,
@@ -389,7 +393,7 @@ fn optional<T: std::str::FromStr>(
 }
 
 /// No value.
-fn none(flag: &str, v: &[String]) -> Result<(), ArgsError> {
+pub(super) fn none(flag: &str, v: &[String]) -> Result<(), ArgsError> {
     match v {
         [] => Ok(()),
         more => Err(bad(
@@ -401,7 +405,7 @@ fn none(flag: &str, v: &[String]) -> Result<(), ArgsError> {
 }
 
 /// `key=value` words, split at the first `=`.
-fn key_values(flag: &str, v: &[String]) -> Result<Vec<String>, ArgsError> {
+pub(super) fn key_values(flag: &str, v: &[String]) -> Result<Vec<String>, ArgsError> {
     if v.is_empty() {
         return Err(ArgsError::Missing {
             flag: flag.to_owned(),
@@ -414,7 +418,7 @@ fn key_values(flag: &str, v: &[String]) -> Result<Vec<String>, ArgsError> {
     }
 }
 
-fn pairs(flag: &str, v: &[String]) -> Result<Vec<(String, String)>, ArgsError> {
+pub(super) fn pairs(flag: &str, v: &[String]) -> Result<Vec<(String, String)>, ArgsError> {
     Ok(key_values(flag, v)?
         .iter()
         .map(|w| {
@@ -424,7 +428,7 @@ fn pairs(flag: &str, v: &[String]) -> Result<Vec<(String, String)>, ArgsError> {
         .collect())
 }
 
-fn boolean(flag: &str, key: &str, value: &str) -> Result<bool, ArgsError> {
+pub(super) fn boolean(flag: &str, key: &str, value: &str) -> Result<bool, ArgsError> {
     match value {
         "true" => Ok(true),
         "false" => Ok(false),
@@ -436,253 +440,13 @@ fn boolean(flag: &str, key: &str, value: &str) -> Result<bool, ArgsError> {
     }
 }
 
-fn unknown_key(flag: &str, key: &str, value: &str, keys: &[&str]) -> ArgsError {
+pub(super) fn unknown_key(flag: &str, key: &str, value: &str, keys: &[&str]) -> ArgsError {
     let list: Vec<String> = keys.iter().map(|k| format!("{k}=")).collect();
     let mut expected = format!("one of {}", list.join(", "));
     if let Some(k) = crate::report::suggest::nearest(key, keys) {
         expected = format!("{expected} (did you mean `{k}=`?)");
     }
     bad(flag, &format!("{key}={value}"), expected)
-}
-
-/// An engine's words: fastchess's keys in the harness's spelling (`plies=` is `depth=`,
-/// `tc=infinite` is `tc=inf`); `restart=off` is what the harness does anyway.
-fn engine_words(flag: &str, v: &[String]) -> Result<Vec<String>, ArgsError> {
-    let mut out = Vec::new();
-    for (k, val) in pairs(flag, v)? {
-        match (k.as_str(), val.as_str()) {
-            ("plies", d) => out.push(format!("depth={d}")),
-            ("tc", "infinite") => out.push("tc=inf".to_owned()),
-            ("restart", "off") => {}
-            ("restart", _) => {
-                return Err(bad(
-                    flag,
-                    &format!("restart={val}"),
-                    "restart=off (engines are kept between games, restarted only after a crash)",
-                ))
-            }
-            ("proto", p) if p != "uci" => {
-                return Err(bad(flag, &format!("proto={p}"), "proto=uci"))
-            }
-            _ => out.push(format!("{k}={val}")),
-        }
-    }
-    Ok(out)
-}
-
-fn openings(flag: &str, v: &[String]) -> Result<Openings, ArgsError> {
-    let mut o = Openings::default();
-    for (k, val) in pairs(flag, v)? {
-        match k.as_str() {
-            "file" => o.file = Some(val),
-            "format" if val == "epd" || val == "pgn" => o.format = Some(val),
-            "format" => {
-                return Err(bad(
-                    flag,
-                    &format!("format={val}"),
-                    "format=epd or format=pgn",
-                ))
-            }
-            "order" if val == "random" || val == "sequential" => o.order = Some(val),
-            "order" => {
-                return Err(bad(
-                    flag,
-                    &format!("order={val}"),
-                    "order=random or order=sequential",
-                ))
-            }
-            "start" => {
-                o.start = Some(
-                    val.parse()
-                        .map_err(|_| bad(flag, &val, "a number (start=)"))?,
-                )
-            }
-            "plies" => {
-                o.plies = Some(
-                    val.parse()
-                        .map_err(|_| bad(flag, &val, "a number (plies=)"))?,
-                )
-            }
-            "policy" if val == "round" => {}
-            _ => {
-                let keys = ["file", "format", "order", "start", "plies", "policy"];
-                return Err(unknown_key(flag, &k, &val, &keys));
-            }
-        }
-    }
-    Ok(o)
-}
-
-fn variant(flag: &str, v: &[String]) -> Result<bool, ArgsError> {
-    match single::<String>(flag, v, "standard or fischerandom")?.as_str() {
-        "standard" => Ok(false),
-        "fischerandom" => Ok(true),
-        other => Err(bad(flag, other, "standard or fischerandom")),
-    }
-}
-
-fn tb_adjudicate(flag: &str, v: &[String]) -> Result<&'static str, ArgsError> {
-    match single::<String>(flag, v, "WIN_LOSS, DRAW or BOTH")?.as_str() {
-        "WIN_LOSS" => Ok("win-loss"),
-        "DRAW" => Ok("draw"),
-        "BOTH" => Ok("both"),
-        other => Err(bad(flag, other, "WIN_LOSS, DRAW or BOTH")),
-    }
-}
-
-fn sprt(flag: &str, v: &[String]) -> Result<SprtWords, ArgsError> {
-    // fastchess's defaults for alpha and beta.
-    let mut s = SprtWords {
-        alpha: 0.05,
-        beta: 0.05,
-        ..SprtWords::default()
-    };
-    let (mut elo0, mut elo1) = (false, false);
-    for (k, val) in pairs(flag, v)? {
-        let number = || {
-            val.parse::<f64>()
-                .map_err(|_| bad(flag, &format!("{k}={val}"), "a number"))
-        };
-        match k.as_str() {
-            "elo0" => (s.elo0, elo0) = (number()?, true),
-            "elo1" => (s.elo1, elo1) = (number()?, true),
-            "alpha" => s.alpha = number()?,
-            "beta" => s.beta = number()?,
-            "model" if val == "normalized" => s.logistic = false,
-            "model" if val == "logistic" => s.logistic = true,
-            "model" => {
-                return Err(bad(
-                    flag,
-                    &format!("model={val}"),
-                    "model=normalized or model=logistic (the harness has no bayesian model)",
-                ))
-            }
-            _ => {
-                return Err(unknown_key(
-                    flag,
-                    &k,
-                    &val,
-                    &["elo0", "elo1", "alpha", "beta", "model"],
-                ))
-            }
-        }
-    }
-    if !(elo0 && elo1) {
-        return Err(ArgsError::Missing {
-            flag: flag.to_owned(),
-            needs: "elo0= and elo1=",
-        });
-    }
-    Ok(s)
-}
-
-fn pgnout(flag: &str, v: &[String]) -> Result<PgnOut, ArgsError> {
-    let mut p = PgnOut::default();
-    // fastchess also takes a bare file name.
-    if let [file] = v {
-        if !file.contains('=') {
-            p.file = Some(file.clone());
-            return Ok(p);
-        }
-    }
-    for (k, val) in pairs(flag, v)? {
-        match k.as_str() {
-            "file" => p.file = Some(val),
-            "nodes" => p.nodes = boolean(flag, &k, &val)?,
-            "seldepth" => p.seldepth = boolean(flag, &k, &val)?,
-            "match_line" => p.match_lines.push(val),
-            // fastchess's default, and the harness's only way: appended to, never truncated.
-            "append" if val == "true" => {}
-            "notation" if val == "san" => {}
-            "min" if val == "false" => {}
-            _ => {
-                let keys = [
-                    "file",
-                    "nodes",
-                    "seldepth",
-                    "match_line",
-                    "append",
-                    "notation",
-                    "min",
-                ];
-                return Err(unknown_key(flag, &k, &val, &keys));
-            }
-        }
-    }
-    Ok(p)
-}
-
-fn log(flag: &str, v: &[String]) -> Result<PathBuf, ArgsError> {
-    let mut file = None;
-    for (k, val) in pairs(flag, v)? {
-        match k.as_str() {
-            "file" => file = Some(PathBuf::from(val)),
-            // The harness's log is the engines' traffic at one level; these change nothing.
-            "level" | "engine" | "realtime" => {}
-            "append" if val == "true" => {}
-            _ => {
-                return Err(unknown_key(
-                    flag,
-                    &k,
-                    &val,
-                    &["file", "level", "engine", "realtime", "append"],
-                ))
-            }
-        }
-    }
-    file.ok_or(ArgsError::Missing {
-        flag: flag.to_owned(),
-        needs: "file=FILE",
-    })
-}
-
-fn output(flag: &str, v: &[String]) -> Result<(), ArgsError> {
-    for (k, val) in pairs(flag, v)? {
-        match (k.as_str(), val.as_str()) {
-            ("format", "fastchess") => {}
-            ("format", _) => {
-                return Err(bad(
-                    flag,
-                    &format!("format={val}"),
-                    "format=fastchess (the harness writes no cutechess output)",
-                ))
-            }
-            _ => return Err(unknown_key(flag, &k, &val, &["format"])),
-        }
-    }
-    Ok(())
-}
-
-fn config(flag: &str, v: &[String]) -> Result<ConfigWords, ArgsError> {
-    let mut c = ConfigWords::default();
-    for (k, val) in pairs(flag, v)? {
-        match k.as_str() {
-            "file" => c.file = Some(PathBuf::from(val)),
-            "outname" => c.outname = Some(PathBuf::from(val)),
-            _ => return Err(unknown_key(flag, &k, &val, &["file", "outname"])),
-        }
-    }
-    Ok(c)
-}
-
-fn affinity(flag: &str, v: &[String]) -> Result<(), ArgsError> {
-    match v {
-        [] => Ok(()),
-        [cpus] => Err(bad(
-            flag,
-            cpus,
-            "taken without a CPU list (the harness picks the cores)",
-        )),
-        more => Err(bad(flag, &more.join(" "), "taken without values")),
-    }
-}
-
-fn tournament(flag: &str, v: &[String]) -> Result<String, ArgsError> {
-    let t: String = single(flag, v, "gauntlet or roundrobin")?;
-    match t.as_str() {
-        "gauntlet" | "roundrobin" => Ok(t),
-        _ => Err(bad(flag, &t, "gauntlet or roundrobin")),
-    }
 }
 
 #[cfg(test)]

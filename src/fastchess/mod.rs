@@ -7,6 +7,7 @@
 pub mod args;
 pub mod output;
 pub mod translate;
+mod values;
 
 /// Whether a program started under this name (argv[0]) is meant as fastchess.
 pub fn is_fastchess_name(argv0: &str) -> bool {
