@@ -85,6 +85,27 @@ pub struct SearchResult {
     pub strings: Vec<String>,
 }
 
+/// At most this many `info string` lines of a search are kept (the last ones), each cut to
+/// [`STRING_BYTES`]: an engine that floods them costs no memory.
+const STRINGS_KEPT: usize = 16;
+/// See [`STRINGS_KEPT`].
+const STRING_BYTES: usize = 4096;
+
+/// Keeps `line` among the search's last [`STRINGS_KEPT`] `info string` lines.
+fn keep_string(strings: &mut Vec<String>, mut line: String) {
+    if line.len() > STRING_BYTES {
+        let mut cut = STRING_BYTES;
+        while !line.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        line.truncate(cut);
+    }
+    if strings.len() == STRINGS_KEPT {
+        strings.remove(0);
+    }
+    strings.push(line);
+}
+
 impl Engine {
     /// Starts the engine and runs the handshake: `uci` → `id`/`option` lines → `uciok`, then the
     /// spec's options with `setoption`, then `isready` → `readyok`. Each wait is bounded by
@@ -330,12 +351,13 @@ impl Engine {
         let mut strings = Vec::new();
         loop {
             let (line, read_at) = self.next_line_at(deadline, "bestmove")?;
-            if line.starts_with("info string") {
-                strings.push(line);
-            } else if line.starts_with("info") {
+            if line.starts_with("info") {
                 if let Ok(i) = Info::parse(&line) {
                     info.merge(&i);
                     on_info(&i);
+                }
+                if line.starts_with("info string") {
+                    keep_string(&mut strings, line);
                 }
             } else if line.starts_with("bestmove") {
                 let best = BestMove::parse(&line).map_err(|_| UciError::Protocol(line.clone()))?;
