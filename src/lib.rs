@@ -9,6 +9,7 @@ pub mod bisect;
 pub mod check;
 pub mod cmd;
 pub mod datagen;
+pub mod fastchess;
 pub mod forensics;
 pub mod game;
 pub mod openings;

@@ -58,6 +58,15 @@ enum Command {
     Tb(cmd::tb::Args),
     /// The regression gate: perft, bench signature, tactical baselines, sanity match.
     Check(cmd::check::Args),
+    /// Play a match or SPRT from fastchess's command line (-engine, -each, -openings, -sprt,
+    /// -pgnout, ...) with fastchess's output, as the harness does when started under the name
+    /// fastchess or fastchess-ob (for OpenBench's client). See docs/openbench.md.
+    #[command(disable_help_flag = true, disable_version_flag = true)]
+    Fastchess {
+        /// fastchess's options, e.g. -engine cmd=A -engine cmd=B -each tc=8+0.08 -rounds 100
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        words: Vec<String>,
+    },
     /// Run the sable engine (UCI on stdin/stdout), the same library the `sable` binary wraps;
     /// `harness check` plays it without needing a separate build of the binary.
     #[command(hide = true)]
@@ -65,6 +74,16 @@ enum Command {
 }
 
 fn main() {
+    // Started as fastchess (a link named fastchess-ob, as OpenBench's client runs it) or as
+    // `harness fastchess`: fastchess's single-dash command line, which clap cannot read.
+    let argv: Vec<String> = std::env::args().collect();
+    let as_fastchess = argv
+        .first()
+        .is_some_and(|a| sable_harness::fastchess::is_fastchess_name(a));
+    if as_fastchess || argv.get(1).is_some_and(|a| a == "fastchess") {
+        let skip = if as_fastchess { 1 } else { 2 };
+        exit_with(cmd::fastchess::run(&argv[skip..]));
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Perft(a) => cmd::perft::run(a),
@@ -84,11 +103,17 @@ fn main() {
         Command::Tb(a) => cmd::tb::run(a),
         Command::Check(a) => cmd::check::run(a),
         Command::Replay(a) => cmd::replay::run(a),
+        Command::Fastchess { words } => cmd::fastchess::run(&words),
         Command::Engine => {
             sable::uci::Uci::new().run();
             Ok(0)
         }
     };
+    exit_with(result);
+}
+
+/// Exits with the command's code, or 2 after printing its error.
+fn exit_with(result: anyhow::Result<i32>) -> ! {
     let code = match result {
         Ok(code) => code,
         Err(e) => {

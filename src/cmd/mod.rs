@@ -6,6 +6,7 @@ pub mod check;
 pub mod datagen;
 pub mod epd;
 pub mod extract;
+pub mod fastchess;
 pub mod label;
 pub mod legacy_resume;
 pub mod match_cmd;

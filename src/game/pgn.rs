@@ -3,14 +3,16 @@
 //! extraction (`harness extract`), suite generation (`harness suite-gen`) and the check that what
 //! we write reads back.
 
-use super::record::{GameRecord, Outcome};
+pub use super::pgn_text::PgnStyle;
+use super::pgn_text::{start_of, wrap};
+use super::record::{GameRecord, Outcome, Termination};
 use super::variant::Variant;
 use crate::report::dates::pgn_time;
 use anyhow::Context;
 use pgn_reader::{RawComment, RawTag, SanPlus, Visitor};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Move, Position};
+use shakmaty::{Chess, Move, Position};
 use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{BufReader, Read};
@@ -28,6 +30,8 @@ pub struct PgnHeader {
     pub date: String,
     /// `Opening` tag: where the opening came from (book file and line), may be empty.
     pub opening: String,
+    /// The form of the move comments and of the `Termination` tag.
+    pub style: PgnStyle,
 }
 
 fn escape(s: &str) -> String {
@@ -63,7 +67,12 @@ pub fn write_game(game: &GameRecord, header: &PgnHeader) -> String {
         tag("WhiteTimeControl", &game.time_control);
         tag("BlackTimeControl", &game.black_time_control);
     }
-    tag("Termination", game.termination.pgn());
+    let termination = match (header.style.fastchess, game.termination) {
+        // fastchess's word, which OpenBench's client looks for (`illegal`).
+        (true, Termination::RulesInfraction) => "illegal move",
+        (_, t) => t.pgn(),
+    };
+    tag("Termination", termination);
     tag("PlyCount", &game.moves.len().to_string());
     let end = game.start_time + std::time::Duration::from_millis(game.duration_ms);
     tag("GameStartTime", &pgn_time(game.start_time));
@@ -73,7 +82,10 @@ pub fn write_game(game: &GameRecord, header: &PgnHeader) -> String {
         &format!("{:.3}s", game.duration_ms as f64 / 1000.0),
     );
     out.push('\n');
-    out.push_str(&movetext(game));
+    match header.style.fastchess {
+        true => out.push_str(&super::pgn_fastchess::movetext(game, header.style)),
+        false => out.push_str(&movetext(game)),
+    }
     out.push_str("\n\n");
     out
 }
@@ -114,54 +126,6 @@ fn movetext(game: &GameRecord) -> String {
         game.outcome.pgn()
     );
     wrap(&text, 80)
-}
-
-/// Side to move and full move number of a starting FEN (standard start when None or unreadable).
-fn start_of(fen: Option<&str>) -> (bool, u32) {
-    // Chess960 too: a start position's side to move and move number do not depend on the rules.
-    let pos: Option<Chess> = fen.and_then(|f| f.parse::<Fen>().ok()).and_then(|f| {
-        f.clone()
-            .into_position(CastlingMode::Standard)
-            .ok()
-            .or_else(|| f.into_position(CastlingMode::Chess960).ok())
-    });
-    match pos {
-        Some(p) => (p.turn().is_white(), p.fullmoves().get()),
-        None => (true, 1),
-    }
-}
-
-/// Breaks text into lines of at most `width` characters at spaces outside `{comments}` (so that
-/// comments read back as written; a long comment may exceed the width).
-fn wrap(text: &str, width: usize) -> String {
-    let mut out = String::with_capacity(text.len() + text.len() / width);
-    let mut line_len = 0;
-    let mut words: Vec<&str> = Vec::new();
-    let (mut start, mut depth) = (0, 0i32);
-    for (i, c) in text.char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' => depth -= 1,
-            ' ' if depth <= 0 => {
-                words.push(&text[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    words.push(&text[start..]);
-    for word in words.into_iter().filter(|w| !w.is_empty()) {
-        if line_len > 0 && line_len + 1 + word.len() > width {
-            out.push('\n');
-            line_len = 0;
-        } else if line_len > 0 {
-            out.push(' ');
-            line_len += 1;
-        }
-        out.push_str(word);
-        line_len += word.len();
-    }
-    out
 }
 
 /// A move read from PGN: the position it was played in, the move, and the comments after it.
@@ -370,9 +334,11 @@ mod tests {
             san: san.into(),
             score,
             depth: Some(7),
+            seldepth: Some(11),
             nodes: Some(1234),
             time_ms: 125,
             book,
+            lines: Vec::new(),
         }
     }
 

@@ -5,6 +5,7 @@ use super::adjudication::{Adjudication, Adjudicator, Verdict};
 use super::case::{self, EngineCase, FailureCase, FailureKind, FailurePoint};
 use super::fault::{Fault, FaultKind};
 use super::judge;
+use super::line_pattern::LinePattern;
 use super::opening::Opening;
 use super::player::Player;
 use super::record::{side_name, GameRecord, MoveRecord, Outcome, Termination};
@@ -20,7 +21,7 @@ use shakmaty::{Chess, Color, EnPassantMode, Position};
 use std::time::{Duration, Instant};
 
 /// How games are played: limits for each side (white engine's, black engine's) and adjudication.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct GameSettings {
     /// Search limits of the engine playing White.
     pub white_limits: Limits,
@@ -32,6 +33,8 @@ pub struct GameSettings {
     pub abandon: fn() -> bool,
     /// The rules: standard chess or Chess960.
     pub variant: Variant,
+    /// Engine lines to keep with each move (`-pgnout match_line=`).
+    pub match_lines: Vec<LinePattern>,
 }
 
 impl GameSettings {
@@ -43,6 +46,7 @@ impl GameSettings {
             adjudication,
             abandon: || false,
             variant: Variant::Standard,
+            match_lines: Vec::new(),
         }
     }
 }
@@ -292,9 +296,11 @@ impl<'a> Game<'a> {
             san,
             score: info.and_then(|i| i.score),
             depth: info.and_then(|i| i.depth),
+            seldepth: info.and_then(|i| i.seldepth),
             nodes: info.and_then(|i| i.nodes),
             time_ms: search.map_or(0, |r| r.elapsed.as_millis() as u64),
             book: search.is_none(),
+            lines: search.map_or_else(Vec::new, |r| kept_lines(&self.settings.match_lines, r)),
         });
         self.played.push(uci);
     }
@@ -307,6 +313,15 @@ impl<'a> Game<'a> {
             hung,
         }
     }
+}
+
+/// For each pattern, the search's last `info string` line that matches it (fastchess keeps the
+/// last match of each pattern).
+fn kept_lines(patterns: &[LinePattern], search: &SearchResult) -> Vec<String> {
+    patterns
+        .iter()
+        .filter_map(|p| search.strings.iter().rev().find(|l| p.is_match(l)).cloned())
+        .collect()
 }
 
 /// The case of a game lost by `fault` at `at`, from the game's transcript (its `reason` and

@@ -1,6 +1,6 @@
 //! The record of one finished game: moves with engine data, result, reason, faults.
 
-use super::fault::Fault;
+use super::fault::{Fault, FaultKind};
 use crate::uci::Score;
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
@@ -94,12 +94,17 @@ pub struct MoveRecord {
     pub score: Option<Score>,
     /// Search depth reached.
     pub depth: Option<u32>,
+    /// Selective depth reached.
+    pub seldepth: Option<u32>,
     /// Nodes searched.
     pub nodes: Option<u64>,
     /// Thinking time in milliseconds, measured by the runner.
     pub time_ms: u64,
     /// The move came from the opening book.
     pub book: bool,
+    /// The engine's lines of this search that matched a `match_line` pattern (the last match
+    /// of each pattern, as fastchess keeps them), for the PGN comment.
+    pub lines: Vec<String>,
 }
 
 /// A finished game.
@@ -136,6 +141,43 @@ pub struct GameRecord {
     pub variant: super::variant::Variant,
     /// Wall time of the game in milliseconds.
     pub duration_ms: u64,
+}
+
+impl GameRecord {
+    /// The reason in fastchess's words, which OpenBench's client reads (it counts a game whose
+    /// reason says `disconnect` or `stalls` as a crash, `on time` as a time loss, `illegal` as an
+    /// illegal move): the harness's own reason carries details (the illegal move and position,
+    /// the tables' verdict) that fastchess's does not, and a few wordings differ.
+    pub fn fastchess_reason(&self) -> String {
+        let side = |white: bool| if white { "White" } else { "Black" };
+        if let Some(f) = &self.fault {
+            let who = side(f.white);
+            return match f.kind {
+                // A crash is fastchess's disconnect; an engine that does not start mid-match
+                // (restarted after a crash) is one too.
+                FaultKind::Crash | FaultKind::Startup => format!("{who} disconnects"),
+                FaultKind::Disconnect => format!("{who}'s connection stalls"),
+                FaultKind::TimeLoss => format!("{who} loses on time"),
+                FaultKind::IllegalMove => format!("{who} makes an illegal move"),
+            };
+        }
+        let winner = match self.outcome {
+            Outcome::WhiteWins => Some("White"),
+            Outcome::BlackWins => Some("Black"),
+            Outcome::Draw => None,
+        };
+        if self.reason.starts_with(crate::tablebase::REASON_PREFIX) {
+            return match winner {
+                Some(w) => format!("{w} wins by adjudication: SyzygyTB"),
+                None => "Draw by adjudication: SyzygyTB".to_owned(),
+            };
+        }
+        match self.reason.as_str() {
+            "Draw by insufficient material" => "Draw by insufficient mating material".to_owned(),
+            "Draw by adjudication: maximum moves" => "Draw by adjudication".to_owned(),
+            other => other.to_owned(),
+        }
+    }
 }
 
 /// The name of a colour in result texts.

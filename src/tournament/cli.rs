@@ -101,6 +101,21 @@ pub struct MatchArgs {
     /// results file's name with .pgn (sprt-dev-vs-base-2026-11-25.pgn).
     #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "")]
     pub pgnout: Option<String>,
+    /// PGN move comments in fastchess's form (`{+0.35/12 0.123s, n=4567, sd=18}`, fastchess's
+    /// `Termination` words), as `harness fastchess` writes them.
+    #[arg(long = "pgn-fastchess")]
+    pub pgn_fastchess: bool,
+    /// With --pgn-fastchess: `n=` (nodes) in every engine move's comment.
+    #[arg(long = "pgn-nodes")]
+    pub pgn_nodes: bool,
+    /// With --pgn-fastchess: `sd=` (selective depth) in every engine move's comment.
+    #[arg(long = "pgn-seldepth")]
+    pub pgn_seldepth: bool,
+    /// Keep the engine's last `info string` line of each search that matches PATTERN in the
+    /// move's comment (`line="..."`): literal text with ^, $, . and .* (fastchess's
+    /// `match_line=`, e.g. `^info string pgncomment .*`). Repeatable.
+    #[arg(long = "pgn-match-line", value_name = "PATTERN")]
+    pub pgn_match_line: Vec<String>,
     /// JSON results summary, rewritten after every game, with a journal of every game beside it
     /// (FILE.games.jsonl); together they are the resume file. Every other file of the run is
     /// named after it (chart, failure cases, PGN without a name). Default: kind, engines and
@@ -313,6 +328,16 @@ fn config_from(
             "" => naming::sibling(&results, "pgn"),
             p => PathBuf::from(p),
         });
+    cfg.pgn_style = crate::game::pgn::PgnStyle {
+        fastchess: args.pgn_fastchess,
+        nodes: args.pgn_nodes,
+        seldepth: args.pgn_seldepth,
+    };
+    cfg.match_lines = args
+        .pgn_match_line
+        .iter()
+        .map(|p| crate::game::LinePattern::new(p))
+        .collect::<Result<_, _>>()?;
     cfg.results = Some(results);
     cfg.rating_interval = args.ratinginterval;
     cfg.progress = !args.quiet;

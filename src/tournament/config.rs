@@ -1,6 +1,7 @@
 //! What a match is ([`MatchConfig`]) and what it produced ([`MatchOutcome`]).
 
-use crate::game::{Adjudication, FaultKind, Opening, Variant};
+use crate::game::pgn::PgnStyle;
+use crate::game::{Adjudication, FaultKind, GameRecord, LinePattern, Opening, Variant};
 use crate::stats::{Decision, PairTracker, Sprt, SprtPoint};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -8,6 +9,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 pub use super::participant::EngineConfig;
+
+/// Writes the line of a finished game from its number (1-based, in schedule order) and record.
+pub type GameLine = fn(u64, &GameRecord) -> String;
 
 /// Who plays whom when there are more than two engines (`--tournament`).
 #[derive(
@@ -62,6 +66,14 @@ pub struct MatchConfig {
     pub ping: Duration,
     /// Append every game here as PGN.
     pub pgn_out: Option<PathBuf>,
+    /// The form of the PGN's move comments (fastchess's, with `n=`/`sd=`, or the harness's).
+    pub pgn_style: PgnStyle,
+    /// Engine lines kept with each move for the PGN (`-pgnout match_line=`).
+    pub match_lines: Vec<LinePattern>,
+    /// fastchess's output contract (the harness started as fastchess): no progress bar; every
+    /// game's line, written by this function from its number and record, and the interim
+    /// reports go to stdout whatever `progress` says.
+    pub game_line: Option<GameLine>,
     /// JSON results, rewritten after every game; also the resume file.
     pub results: Option<PathBuf>,
     /// Continue the games recorded in `results` instead of starting over.
@@ -117,6 +129,9 @@ impl MatchConfig {
             startup: Duration::from_secs(10),
             ping: Duration::from_secs(5),
             pgn_out: None,
+            pgn_style: PgnStyle::default(),
+            match_lines: Vec::new(),
+            game_line: None,
             results: None,
             resume: false,
             sprt: None,

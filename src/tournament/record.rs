@@ -13,7 +13,8 @@ use super::config::{FaultRules, MatchConfig, Mode};
 use super::participant::EngineConfig;
 use super::revision::ensure_pinned_build;
 pub use super::stages::{SprtRecord, StageRecord, StagesRecord};
-use crate::game::{Adjudication, DrawRule, ResignRule, Variant};
+use crate::game::pgn::PgnStyle;
+use crate::game::{Adjudication, DrawRule, LinePattern, ResignRule, Variant};
 use crate::openings::{BookError, BookSource};
 use crate::tablebase::{SyzygyRule, TbError, TbResults, TbTableArgs};
 use serde::{Deserialize, Serialize};
@@ -67,6 +68,12 @@ pub struct RunRecord {
     pub event: String,
     /// Interim report every this many games (0: only at the end).
     pub rating_interval: u64,
+    /// The form of the PGN's move comments (fastchess's with `n=`/`sd=`, or the harness's).
+    #[serde(default)]
+    pub pgn_style: PgnStyle,
+    /// The `match_line` patterns whose engine lines the PGN keeps with each move.
+    #[serde(default)]
+    pub match_lines: Vec<String>,
     /// Play on with settings of options the engines do not declare (`--allow-unknown-options`).
     #[serde(default)]
     pub allow_unknown_options: bool,
@@ -176,6 +183,12 @@ impl RunRecord {
             pgn_out: cfg.pgn_out.clone(),
             event: cfg.event.clone(),
             rating_interval: cfg.rating_interval,
+            pgn_style: cfg.pgn_style,
+            match_lines: cfg
+                .match_lines
+                .iter()
+                .map(|p| p.as_str().to_owned())
+                .collect(),
             allow_unknown_options: cfg.allow_unknown_options,
             sprt: cfg.sprt.as_ref().map(SprtRecord::from),
             plot: cfg.plot.clone(),
@@ -232,6 +245,12 @@ impl RunRecord {
         cfg.pgn_out = self.pgn_out.clone();
         cfg.event = self.event.clone();
         cfg.rating_interval = self.rating_interval;
+        cfg.pgn_style = self.pgn_style;
+        cfg.match_lines = self
+            .match_lines
+            .iter()
+            .map(|p| LinePattern::new(p).map_err(|e| RecordError::Invalid(e.to_string())))
+            .collect::<Result<_, _>>()?;
         cfg.allow_unknown_options = self.allow_unknown_options;
         cfg.sprt = self
             .sprt

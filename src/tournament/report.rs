@@ -100,6 +100,8 @@ pub fn fault_summaries(o: &MatchOutcome) -> Vec<FaultSummary> {
 /// The live progress bar (stderr) and per-game lines; silent when progress is off.
 pub struct Progress {
     bar: Option<ProgressBar>,
+    /// fastchess's contract: lines go to stdout without a bar, each game's written by this.
+    plain: Option<super::config::GameLine>,
     /// When this run started and how many games were done then (resumed), for the pace.
     started: std::time::Instant,
     resumed: u64,
@@ -109,9 +111,10 @@ impl Progress {
     /// A bar for `total` games of which `done` are finished.
     pub fn new(cfg: &MatchConfig, total: u64, done: u64) -> Progress {
         let started = std::time::Instant::now();
-        if !cfg.progress {
+        if !cfg.progress || cfg.game_line.is_some() {
             return Progress {
                 bar: None,
+                plain: cfg.game_line,
                 started,
                 resumed: done,
             };
@@ -125,6 +128,7 @@ impl Progress {
         bar.set_position(done);
         Progress {
             bar: Some(bar),
+            plain: None,
             started,
             resumed: done,
         }
@@ -132,6 +136,10 @@ impl Progress {
 
     /// `Finished game 7 (dev vs base): 1-0 {White mates}`.
     pub fn game_line(&self, job: &GameJob, g: &GameRecord) {
+        if let Some(line) = self.plain {
+            self.print(&line(job.id + 1, g));
+            return;
+        }
         let line = format!(
             "Finished game {} ({} vs {}): {} {{{}}}",
             job.id + 1,
@@ -206,6 +214,12 @@ impl Progress {
     pub fn print(&self, text: &str) {
         if let Some(bar) = &self.bar {
             bar.suspend(|| println!("{}", text.trim_end()));
+        } else if self.plain.is_some() {
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
+            // Flushed at once: the reader (OpenBench's client) acts on each line as it comes.
+            let _ = writeln!(out, "{}", text.trim_end());
+            let _ = out.flush();
         }
     }
 

@@ -444,6 +444,7 @@ fn pgn_header(cfg: &MatchConfig, job: &GameJob, opening: &Opening) -> PgnHeader 
         round: format!("{}.{}", job.pair + 1, job.game_in_pair + 1),
         date: crate::report::dates::pgn_date(std::time::SystemTime::now()),
         opening,
+        style: cfg.pgn_style,
     }
 }
 
@@ -482,6 +483,7 @@ fn worker(
         );
         settings.abandon = interrupt::requested;
         settings.variant = cfg.variant;
+        settings.match_lines = cfg.match_lines.clone();
         let (white, black) = two_mut(&mut players, job.white, job.black);
         let played = play_game(white, black, &openings[job.opening], &settings);
         let not_played = played.is_err();

@@ -82,6 +82,29 @@ pub struct SearchResult {
     pub info: Info,
     /// Wall time from sending `go` to receiving `bestmove`.
     pub elapsed: Duration,
+    /// The search's `info string` lines as the engine wrote them (for `-pgnout match_line=`).
+    pub strings: Vec<String>,
+}
+
+/// At most this many `info string` lines of a search are kept (the last ones), each cut to
+/// [`STRING_BYTES`]: an engine that floods them costs no memory.
+const STRINGS_KEPT: usize = 16;
+/// See [`STRINGS_KEPT`].
+const STRING_BYTES: usize = 4096;
+
+/// Keeps `line` among the search's last [`STRINGS_KEPT`] `info string` lines.
+fn keep_string(strings: &mut Vec<String>, mut line: String) {
+    if line.len() > STRING_BYTES {
+        let mut cut = STRING_BYTES;
+        while !line.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        line.truncate(cut);
+    }
+    if strings.len() == STRINGS_KEPT {
+        strings.remove(0);
+    }
+    strings.push(line);
 }
 
 impl Engine {
@@ -326,6 +349,7 @@ impl Engine {
         on_info: &mut dyn FnMut(&Info),
     ) -> Result<SearchResult, UciError> {
         let mut info = Info::default();
+        let mut strings = Vec::new();
         loop {
             let (line, read_at) = self.next_line_at(deadline, "bestmove")?;
             if line.starts_with("info") {
@@ -333,12 +357,16 @@ impl Engine {
                     info.merge(&i);
                     on_info(&i);
                 }
+                if line.starts_with("info string") {
+                    keep_string(&mut strings, line);
+                }
             } else if line.starts_with("bestmove") {
                 let best = BestMove::parse(&line).map_err(|_| UciError::Protocol(line.clone()))?;
                 return Ok(SearchResult {
                     best,
                     info,
                     elapsed: read_at.saturating_duration_since(start),
+                    strings,
                 });
             }
             // Anything else (debug chatter, garbage) is ignored, as other GUIs do.
