@@ -17,42 +17,7 @@ const HARNESS: &str = env!("CARGO_BIN_EXE_harness");
 /// Kills in all (each at a random moment of a resumed run).
 const KILLS: usize = 12;
 /// Rounds of the match: game pairs.
-const ROUNDS: u64 = 12;
-
-/// Counts the games of a PGN file and their results with pgn-reader (not the harness's own PGN
-/// code).
-struct Games;
-
-impl pgn_reader::Visitor for Games {
-    type Tags = ();
-    type Movetext = (usize, Option<String>);
-    type Output = (usize, Option<String>);
-    fn begin_tags(&mut self) -> std::ops::ControlFlow<Self::Output, ()> {
-        std::ops::ControlFlow::Continue(())
-    }
-    fn begin_movetext(&mut self, _: ()) -> std::ops::ControlFlow<Self::Output, Self::Movetext> {
-        std::ops::ControlFlow::Continue((0, None))
-    }
-    fn san(
-        &mut self,
-        m: &mut Self::Movetext,
-        _: pgn_reader::SanPlus,
-    ) -> std::ops::ControlFlow<Self::Output> {
-        m.0 += 1;
-        std::ops::ControlFlow::Continue(())
-    }
-    fn outcome(
-        &mut self,
-        m: &mut Self::Movetext,
-        o: pgn_reader::Outcome,
-    ) -> std::ops::ControlFlow<Self::Output> {
-        m.1 = Some(o.to_string());
-        std::ops::ControlFlow::Continue(())
-    }
-    fn end_game(&mut self, m: Self::Movetext) -> Self::Output {
-        m
-    }
-}
+const ROUNDS: u64 = 40;
 
 /// The ids of the journal's games (a last line cut short by a kill is not a game yet).
 fn journal_ids(results: &Path) -> Vec<u64> {
@@ -119,11 +84,11 @@ fn a_match_killed_at_random_moments_and_resumed_keeps_every_game_once() {
         "name=b".into(),
         "--each".into(),
         "tc=inf".into(),
-        "nodes=500".into(),
+        "nodes=2000".into(),
         "option.Hash=1".into(),
         format!("dir={}", engines.display()),
         "--maxmoves".into(),
-        "30".into(),
+        "40".into(),
         "--rounds".into(),
         ROUNDS.to_string(),
         "--concurrency".into(),
@@ -189,12 +154,7 @@ fn a_match_killed_at_random_moments_and_resumed_keeps_every_game_once() {
         (0..2 * ROUNDS).collect::<Vec<_>>(),
         "every game exactly once"
     );
-    let file = std::fs::File::open(&pgn).unwrap();
-    let mut reader = pgn_reader::Reader::new(file);
-    let mut games = Vec::new();
-    while let Some(game) = reader.read_game(&mut Games).unwrap() {
-        games.push(game);
-    }
+    let games = common::pgn_games(&pgn);
     assert_eq!(games.len() as u64, 2 * ROUNDS, "every game once in the PGN");
     for (moves, outcome) in &games {
         assert!(*moves > 0, "a game with moves");
@@ -253,12 +213,11 @@ fn a_game_written_but_not_journaled_is_not_kept_twice() {
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("cut back by"), "{}", text(&out));
     assert_eq!(journal_ids(&results), [0, 1]);
-    let mut reader = pgn_reader::Reader::new(std::fs::File::open(&pgn).unwrap());
-    let mut games = 0;
-    while let Some((_, outcome)) = reader.read_game(&mut Games).unwrap() {
-        assert!(outcome.is_some(), "a whole game");
-        games += 1;
-    }
-    assert_eq!(games, 2);
+    let games = common::pgn_games(&pgn);
+    assert!(
+        games.iter().all(|(_, outcome)| outcome.is_some()),
+        "whole games"
+    );
+    assert_eq!(games.len(), 2);
     std::fs::remove_dir_all(&dir).ok();
 }

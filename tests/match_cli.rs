@@ -1,6 +1,8 @@
 //! `harness match` / `harness sprt` end to end with the faulty engine: PGN that pgn-reader reads
 //! back, JSON results, resume after a kill, SPRT exit codes.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -29,39 +31,6 @@ fn journal(results: &Path) -> Vec<serde_json::Value> {
     text.lines()
         .filter_map(|l| serde_json::from_str(l).ok())
         .collect()
-}
-
-/// Counts games and results in a PGN file with pgn-reader, as an independent check.
-struct Count;
-impl pgn_reader::Visitor for Count {
-    type Tags = ();
-    type Movetext = (usize, Option<String>);
-    type Output = (usize, Option<String>);
-    fn begin_tags(&mut self) -> std::ops::ControlFlow<Self::Output, ()> {
-        std::ops::ControlFlow::Continue(())
-    }
-    fn begin_movetext(&mut self, _: ()) -> std::ops::ControlFlow<Self::Output, Self::Movetext> {
-        std::ops::ControlFlow::Continue((0, None))
-    }
-    fn san(
-        &mut self,
-        m: &mut Self::Movetext,
-        _: pgn_reader::SanPlus,
-    ) -> std::ops::ControlFlow<Self::Output> {
-        m.0 += 1;
-        std::ops::ControlFlow::Continue(())
-    }
-    fn outcome(
-        &mut self,
-        m: &mut Self::Movetext,
-        o: pgn_reader::Outcome,
-    ) -> std::ops::ControlFlow<Self::Output> {
-        m.1 = Some(o.to_string());
-        std::ops::ControlFlow::Continue(())
-    }
-    fn end_game(&mut self, m: Self::Movetext) -> Self::Output {
-        m
-    }
 }
 
 #[test]
@@ -102,11 +71,7 @@ fn match_writes_pgn_that_reads_back_and_json_results() {
         "{stdout}"
     );
 
-    let mut reader = pgn_reader::Reader::new(std::fs::File::open(&pgn).unwrap());
-    let games: Vec<_> = reader
-        .read_games(&mut Count)
-        .collect::<Result<_, _>>()
-        .unwrap();
+    let games = common::pgn_games(&pgn);
     assert_eq!(games.len(), 6);
     for (_, result) in &games {
         assert!(matches!(result.as_deref(), Some("1-0") | Some("0-1")));

@@ -160,3 +160,50 @@ k7/1R6/8/8/8/8/8/7K b - - bm Kxb7; id \"f4\";
 k7/1R6/8/8/8/8/8/7K b - - bm Kxb7; id \"f5\";
 k7/1R6/8/8/8/8/8/7K b - - bm Kxb7; id \"f6\";
 ";
+
+/// The moves and result of each game, as pgn-reader reads them.
+struct Games;
+
+impl pgn_reader::Visitor for Games {
+    type Tags = ();
+    type Movetext = (usize, Option<String>);
+    type Output = (usize, Option<String>);
+    fn begin_tags(&mut self) -> std::ops::ControlFlow<Self::Output, ()> {
+        std::ops::ControlFlow::Continue(())
+    }
+    fn begin_movetext(&mut self, _: ()) -> std::ops::ControlFlow<Self::Output, Self::Movetext> {
+        std::ops::ControlFlow::Continue((0, None))
+    }
+    fn san(
+        &mut self,
+        m: &mut Self::Movetext,
+        _: pgn_reader::SanPlus,
+    ) -> std::ops::ControlFlow<Self::Output> {
+        m.0 += 1;
+        std::ops::ControlFlow::Continue(())
+    }
+    fn outcome(
+        &mut self,
+        m: &mut Self::Movetext,
+        o: pgn_reader::Outcome,
+    ) -> std::ops::ControlFlow<Self::Output> {
+        m.1 = Some(o.to_string());
+        std::ops::ControlFlow::Continue(())
+    }
+    fn end_game(&mut self, m: Self::Movetext) -> Self::Output {
+        m
+    }
+}
+
+/// Every game of the PGN file `path`, read by pgn-reader (an independent reader, not the
+/// harness's): its number of moves and its result (`None` for a game cut short). Panics on a
+/// file it cannot read.
+pub fn pgn_games(path: &std::path::Path) -> Vec<(usize, Option<String>)> {
+    let file = std::fs::File::open(path).unwrap();
+    let mut reader = pgn_reader::Reader::new(file);
+    let mut games = Vec::new();
+    while let Some(game) = reader.read_game(&mut Games).unwrap() {
+        games.push(game);
+    }
+    games
+}
