@@ -284,6 +284,7 @@ fn two_engines_rate_as_harness_stats_on_the_same_counts() {
         "davidson",
         "--json",
         &json.display().to_string(),
+        "--force", // the list of the logistic model above is replaced on purpose
     ]);
     assert!(out.status.success(), "{}", text(&out));
     let list = engines(&read_json(&json));

@@ -40,6 +40,7 @@ fn tune(data: &Path, cache: Option<&Path>, out: &Path, extra: &[&str]) -> (Strin
             "1.2",
             "--lr",
             "2",
+            "--force", // each call rewrites `out` on purpose
             "--out",
         ])
         .arg(out)
