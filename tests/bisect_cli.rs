@@ -439,14 +439,7 @@ fn bisect_resumes_after_ctrl_c() {
     );
     // Every game of every SPRT was recorded once: the stopped games were replayed, not doubled.
     for i in [9, 4, 2] {
-        let ids: Vec<u64> = journal(&out_dir, &c[i])
-            .lines()
-            .map(|l| {
-                serde_json::from_str::<serde_json::Value>(l).unwrap()["id"]
-                    .as_u64()
-                    .unwrap()
-            })
-            .collect();
+        let ids: Vec<u64> = common::journal_game_ids(&journal(&out_dir, &c[i]));
         let unique: std::collections::HashSet<_> = ids.iter().collect();
         assert_eq!(unique.len(), ids.len(), "commit {i}: {ids:?}");
     }
@@ -477,14 +470,7 @@ fn bisect_continues_an_undecided_sprt_with_more_rounds() {
         "{log}"
     );
     // Its games: the two of the first run and the rest, each once, all counted in its step.
-    let ids: Vec<u64> = journal(&out_dir, &c[9])
-        .lines()
-        .map(|l| {
-            serde_json::from_str::<serde_json::Value>(l).unwrap()["id"]
-                .as_u64()
-                .unwrap()
-        })
-        .collect();
+    let ids: Vec<u64> = common::journal_game_ids(&journal(&out_dir, &c[9]));
     let unique: std::collections::HashSet<_> = ids.iter().collect();
     assert_eq!(unique.len(), ids.len(), "{ids:?}");
     assert!(ids.contains(&0) && ids.contains(&1), "{ids:?}");
@@ -618,14 +604,7 @@ fn a_bisect_steps_results_file_resumes_with_sprt() {
     // [-200, 0], not sprt's defaults (normalized [0, 5]).
     assert_eq!(out.status.code(), Some(1), "{log}");
     assert!(log.contains("[-200.00, 0.00]"), "{log}");
-    let ids: Vec<u64> = journal(&out_dir, &c[9])
-        .lines()
-        .map(|l| {
-            serde_json::from_str::<serde_json::Value>(l).unwrap()["id"]
-                .as_u64()
-                .unwrap()
-        })
-        .collect();
+    let ids: Vec<u64> = common::journal_game_ids(&journal(&out_dir, &c[9]));
     let unique: std::collections::HashSet<_> = ids.iter().collect();
     assert_eq!(unique.len(), ids.len(), "{ids:?}");
     assert!(

@@ -138,14 +138,7 @@ fn ctrl_c_stops_in_order_reports_and_says_how_to_resume() {
         .unwrap();
     assert_eq!(resumed.status.code(), Some(0), "{}", text(&resumed));
     let journal = std::fs::read_to_string(dir.join("r.json.games.jsonl")).unwrap();
-    let mut ids: Vec<u64> = journal
-        .lines()
-        .map(|l| {
-            serde_json::from_str::<serde_json::Value>(l).unwrap()["id"]
-                .as_u64()
-                .unwrap()
-        })
-        .collect();
+    let mut ids: Vec<u64> = common::journal_game_ids(&journal);
     ids.sort();
     assert_eq!(ids, (0..100).collect::<Vec<u64>>());
     std::fs::remove_dir_all(&dir).ok();

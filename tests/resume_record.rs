@@ -21,14 +21,7 @@ fn json(path: &Path) -> serde_json::Value {
 /// The ids of the games in the journal beside `results`, sorted.
 fn journal_ids(results: &Path) -> Vec<u64> {
     let text = std::fs::read_to_string(format!("{}.games.jsonl", results.display())).unwrap();
-    let mut ids: Vec<u64> = text
-        .lines()
-        .map(|l| {
-            serde_json::from_str::<serde_json::Value>(l).unwrap()["id"]
-                .as_u64()
-                .unwrap()
-        })
-        .collect();
+    let mut ids: Vec<u64> = common::journal_game_ids(&text);
     ids.sort_unstable();
     ids
 }

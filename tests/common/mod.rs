@@ -207,3 +207,16 @@ pub fn pgn_games(path: &std::path::Path) -> Vec<(usize, Option<String>)> {
     }
     games
 }
+
+/// The game ids of a results journal's text (`FILE.games.jsonl`), in file order; panics on a
+/// line that is not a game.
+pub fn journal_game_ids(journal: &str) -> Vec<u64> {
+    journal
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["id"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect()
+}
