@@ -108,6 +108,25 @@ fn a_named_output_that_exists_is_refused_before_any_work_unless_forced() {
         &["check", "--json", "c.json"],
         false,
     );
+    // The pictures of a new SPRT (one stage or two) and of a new SPSA run.
+    let two = [
+        "--engine", &engine, "--engine", &engine, "--each", "nodes=1",
+    ];
+    let sprt = [&["sprt", "--plot", "p.svg"], &two[..]].concat();
+    refused_then_forced(&dir, "p.svg", "--plot", &sprt, false);
+    let staged = [
+        &sprt[..],
+        &[
+            "--stc",
+            "nodes=1 elo0=0 elo1=5",
+            "--ltc",
+            "nodes=2 elo0=0 elo1=5",
+        ],
+    ]
+    .concat();
+    refused_then_forced(&dir, "p.ltc.svg", "--plot", &staged, false);
+    let spsa = ["spsa", "--engine", &engine, "--plot", "q.svg"];
+    refused_then_forced(&dir, "q.svg", "--plot", &spsa, false);
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -110,7 +110,7 @@ fn a_bad_line_names_file_and_line_and_skip_bad_skips_it() {
     ]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{err}");
-    assert!(err.contains("1 bad lines skipped"), "{err}");
+    assert!(err.contains("1 bad line skipped"), "{err}");
 }
 
 /// The loss at the start of a run, from its first report line.

@@ -121,7 +121,7 @@ mod tests {
         );
         assert_eq!(
             (m.seed, m.concurrency, m.rounds, m.games),
-            (9, 2, Some(7), 2)
+            (9, Some(2), Some(7), 2)
         );
         assert!(m.recover && m.pgn_fastchess && m.pgn_nodes && m.pgn_seldepth);
         assert_eq!(m.pgnout.as_deref(), Some("o.pgn"));

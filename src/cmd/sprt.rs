@@ -2,6 +2,7 @@
 
 use super::sprt_args::play;
 pub use super::sprt_args::Args;
+use crate::plumbing::output;
 use crate::stats::Sprt;
 use crate::tournament::interrupt;
 use std::path::Path;
@@ -22,10 +23,15 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
                 .map_err(anyhow::Error::msg)?,
         ),
     };
+    // So is its picture's name (the output rule), before any engine starts.
+    let plot = match &resume {
+        Some(_) => None,
+        None => output::named(args.plot.as_deref(), args.force, "--plot")?,
+    };
     let mut cfg = super::legacy_resume::build(args.match_args, "sprt", Some(100_000))?;
     let sprt = match (new, cfg.sprt, &resume) {
         (Some(sprt), _, _) => {
-            cfg.plot = args.plot;
+            cfg.plot = plot;
             sprt
         }
         (None, Some(sprt), _) => sprt,

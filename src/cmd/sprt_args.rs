@@ -35,6 +35,10 @@ pub struct Args {
     /// name (sprt-dev-vs-base-2026-11-25.svg).
     #[arg(long, value_name = "FILE")]
     pub(crate) plot: Option<PathBuf>,
+    /// Replace the --plot file when it exists (without it, a new test refuses a --plot file
+    /// that exists; a resumed test redraws its own chart).
+    #[arg(long)]
+    pub(crate) force: bool,
     /// Two stages: first this one, as --each words plus the stage's elo0= elo1= [alpha=
     /// beta= rounds=], e.g. "tc=8+0.08 elo0=0 elo1=5"; then --ltc, only if this accepts H1.
     /// Results in <results>.stc.json and .ltc.json; --resume either one.

@@ -184,7 +184,14 @@ fn new_record(args: &Args, main: &Path, quiet: bool) -> anyhow::Result<RunRecord
             engines: cfg.engines.clone(),
             sprt: (&sprt).into(),
             rounds: cfg.rounds,
-            plot: args.plot.as_ref().map(|p| stage_file(p, STAGES[k])),
+            plot: crate::plumbing::output::named(
+                args.plot
+                    .as_ref()
+                    .map(|p| stage_file(p, STAGES[k]))
+                    .as_deref(),
+                args.force,
+                "--plot",
+            )?,
             pgn_out: cfg.pgn_out.clone(),
         });
         first.get_or_insert(cfg);

@@ -58,6 +58,10 @@ pub struct Args {
     /// Where to draw the parameters' paths (SVG). Default: --out's name with .svg.
     #[arg(long, value_name = "FILE")]
     plot: Option<PathBuf>,
+    /// Replace the --plot file when it exists (without it, a new run refuses a --plot file that
+    /// exists; a resumed run redraws its own chart).
+    #[arg(long)]
+    force: bool,
     /// Write the tuned values as the defaults of a `search_params!` table (e.g.
     /// engine/src/search/params.rs).
     #[arg(long = "emit-rust", value_name = "FILE")]
@@ -124,6 +128,11 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
 /// The run's [`spsa_run::Config`]: every input file is read here, before anything slow happens
 /// (a `rev:` build, the engine's start).
 fn config(args: &Args) -> anyhow::Result<spsa_run::Config> {
+    // A new run's picture follows the output rule; a resumed run redraws its own.
+    let plot = match args.resume {
+        true => args.plot.clone(),
+        false => crate::plumbing::output::named(args.plot.as_deref(), args.force, "--plot")?,
+    };
     let mut engine = engine_from_words(&args.each, &args.engine).map_err(anyhow::Error::msg)?;
     if args.variant == Variant::Chess960 {
         engine.spec.set_option("UCI_Chess960", "true");
@@ -155,7 +164,7 @@ fn config(args: &Args) -> anyhow::Result<spsa_run::Config> {
         seed: args.seed,
         out: args.out.clone(),
         resume: args.resume,
-        plot: args.plot.clone(),
+        plot,
         emit_rust: args.emit_rust.clone(),
         verbose: !args.quiet,
     })

@@ -271,8 +271,8 @@ fn rateable(n: usize, games: &[RatedGame], notes: &mut Vec<String>) -> Vec<Rated
         .partition(|g| g.white != g.black && g.white < n && g.black < n);
     if !odd.is_empty() {
         notes.push(format!(
-            "{} games of an engine against itself skipped",
-            odd.len()
+            "{} of an engine against itself skipped",
+            crate::report::plural(odd.len(), "game")
         ));
     }
     games

@@ -49,9 +49,11 @@ pub struct MatchArgs {
     /// Rounds (one opening per round and pairing). Default: 1 for match, 100000 for sprt.
     #[arg(long)]
     pub rounds: Option<u32>,
-    /// Games played at once.
-    #[arg(long, default_value_t = 1)]
-    pub concurrency: usize,
+    /// Games played at once (default 1). With --resume: the machine the run goes on with (its
+    /// --affinity then comes from this call too), e.g. a run begun on a lent 16-core machine
+    /// continued on 2 cores.
+    #[arg(long)]
+    pub concurrency: Option<usize>,
     /// Linux: give each game played at once cores of its own for its two engines (as many as
     /// its engines' Threads), and keep the runner on the cores left over (fastchess's
     /// -use-affinity). Refused when the machine has too few cores.
@@ -123,7 +125,8 @@ pub struct MatchArgs {
     #[arg(long, value_name = "FILE")]
     pub results: Option<PathBuf>,
     /// Continue an interrupted run from its results file: every option comes from the run's
-    /// record there, except `--rounds` (which may extend it), the fault limits, `--log`,
+    /// record there, except `--rounds` (which may extend it), the machine (`--concurrency`, and
+    /// with it `--affinity`), the fault limits, `--log`,
     /// `--max-failure-files` and `--quiet`.
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
@@ -221,8 +224,13 @@ pub fn build_config(
 
 /// The configuration that continues the run `record`, whose results file is `now.resume`,
 /// with what the resuming call `now` may change: `--rounds` (to extend it), the fault limits,
-/// `--log`, `--max-failure-files` and `--quiet`. Every other option comes from the record.
+/// `--log`, `--max-failure-files`, `--quiet`, and the machine: `--concurrency` (with
+/// `--affinity` or its absence). Every other option comes from the record.
 pub fn resume_config(mut record: RunRecord, now: &MatchArgs) -> anyhow::Result<MatchConfig> {
+    if let Some(n) = now.concurrency {
+        record.concurrency = n;
+        record.affinity = now.affinity;
+    }
     if let Some(rounds) = now.rounds {
         record.rounds = rounds;
     }
@@ -299,7 +307,7 @@ fn config_from(
     cfg.book = Some(book);
     cfg.rounds = args.rounds.or(default_rounds).unwrap_or(1);
     cfg.games_per_round = args.games;
-    cfg.concurrency = args.concurrency;
+    cfg.concurrency = args.concurrency.unwrap_or(1);
     cfg.affinity = args.affinity;
     cfg.mode = args.tournament;
     cfg.adjudication =
@@ -476,13 +484,22 @@ mod tests {
         );
         assert_eq!(record.tournament, Mode::RoundRobin);
         assert_eq!(cfg.openings.len(), 3);
-        // A resume's --rounds extends the run; other options stay as recorded.
+        // A resume's --rounds extends the run; other options stay as recorded, but for the
+        // machine: --concurrency, and with it --affinity.
         let now = parse(&format!(
-            "--resume {} --rounds 20 --concurrency 1 --quiet",
+            "--resume {} --rounds 20 --quiet",
             results.display()
         ));
         let longer = resume_config(record.clone(), &now).unwrap();
         assert_eq!((longer.rounds, longer.concurrency), (20, 3));
+        let mut pinned = record.clone();
+        pinned.affinity = true;
+        let elsewhere = parse(&format!("--resume {} --concurrency 1", results.display()));
+        let moved = resume_config(pinned.clone(), &elsewhere).unwrap();
+        assert_eq!((moved.concurrency, moved.affinity), (1, false));
+        assert_eq!(moved.rounds, 9);
+        let kept = resume_config(pinned, &parse(&format!("--resume {}", results.display())));
+        assert!(kept.unwrap().affinity);
         std::fs::remove_dir_all(&dir).ok();
     }
 

@@ -5,6 +5,7 @@ use super::config::{MatchConfig, MatchOutcome, PairingResult, Stop};
 use super::resume::{FaultSummary, PairingSummary};
 use super::schedule::GameJob;
 use crate::game::GameRecord;
+use crate::report::plural;
 use crate::stats::ratings::{Anchor, Model, RatingList};
 use crate::stats::{eta, InterimReport};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -312,13 +313,14 @@ pub fn print_final(cfg: &MatchConfig, o: &MatchOutcome) {
         if f.total() > 0 {
             let games = o.engine_games.get(i).copied().unwrap_or(0);
             println!(
-                "{}: {} crashes, {} time losses, {} illegal moves, {} disconnects ({:.1} % of its {games} games)",
+                "{}: {}, {}, {}, {} ({:.1} % of its {})",
                 o.names[i],
-                f.crashes,
-                f.time_losses,
-                f.illegal_moves,
-                f.disconnects,
-                100.0 * f.total() as f64 / games.max(1) as f64
+                plural(f.crashes, "crash"),
+                plural(f.time_losses, "time loss"),
+                plural(f.illegal_moves, "illegal move"),
+                plural(f.disconnects, "disconnect"),
+                100.0 * f.total() as f64 / games.max(1) as f64,
+                plural(games, "game")
             );
         }
     }
@@ -333,9 +335,9 @@ pub fn print_final(cfg: &MatchConfig, o: &MatchOutcome) {
     }
     if o.repeated_games > 0 {
         println!(
-            "Warning: {} games repeated an earlier game move for move (deterministic limits and \
+            "Warning: {} repeated an earlier game move for move (deterministic limits and \
              repeated openings): they are not independent, so the error bars are too narrow",
-            o.repeated_games
+            plural(o.repeated_games, "game")
         );
     }
     if o.late_games > 0 {

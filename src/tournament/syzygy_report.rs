@@ -54,8 +54,12 @@ impl fmt::Display for SyzygyCount {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Syzygy adjudications: {} of {} games ({} 1-0, {} 0-1, {} 1/2-1/2)",
-            self.adjudicated, self.games, self.white_wins, self.black_wins, self.draws
+            "Syzygy adjudications: {} of {} ({} 1-0, {} 0-1, {} 1/2-1/2)",
+            self.adjudicated,
+            crate::report::plural(self.games, "game"),
+            self.white_wins,
+            self.black_wins,
+            self.draws
         )
     }
 }

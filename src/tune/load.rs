@@ -98,9 +98,13 @@ fn build(
         let note = if skipped == 0 {
             String::new()
         } else {
-            format!(" ({skipped} bad lines skipped)")
+            format!(" ({} skipped)", crate::report::plural(skipped, "bad line"))
         };
-        eprintln!("{}: {n} positions{note}", path.display());
+        eprintln!(
+            "{}: {}{note}",
+            path.display(),
+            crate::report::plural(n, "position")
+        );
         total += n;
     }
     anyhow::ensure!(total > 0, "no positions to tune on");

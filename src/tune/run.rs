@@ -348,8 +348,8 @@ fn guard_emit(o: &Options) -> anyhow::Result<()> {
              cmd=target/release/sable name=tuned option.EvalFile=$PWD/tuned.json --engine \
              cmd=target/release/sable name=shipped --each nodes=10000 --elo0 0 --elo1 5 \
              --results tuned-sprt.json`, then `harness tune DATA --init tuned.json --epochs 0 \
-             -o adopted.json --emit-rust {} --sprt tuned-sprt.json` (or --unverified to skip the \
-             check)",
+             -o data/tuned.json --force --emit-rust {} --sprt tuned-sprt.json` (or --unverified \
+             to skip the check)",
             target.display()
         ),
         Adoption::Evidence(e) => e,

@@ -18,9 +18,9 @@ pub fn table(list: &RatingList) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "Ratings of {} engines from {} games ({})",
-        list.engines.len(),
-        list.games,
+        "Ratings of {} from {} ({})",
+        crate::report::plural(list.engines.len(), "engine"),
+        crate::report::plural(list.games, "game"),
         list.model.words()
     );
     let _ = writeln!(out, "Error bars: {}", list.errors);
@@ -33,7 +33,12 @@ pub fn table(list: &RatingList) -> String {
         .max(4);
     for (gi, g) in list.groups.iter().enumerate() {
         if list.groups.len() > 1 {
-            let _ = writeln!(out, "\nGroup {} ({} engines)", gi + 1, g.engines);
+            let _ = writeln!(
+                out,
+                "\nGroup {} ({})",
+                gi + 1,
+                crate::report::plural(g.engines, "engine")
+            );
         }
         let _ = writeln!(
             out,

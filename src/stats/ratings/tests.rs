@@ -308,7 +308,7 @@ fn draw_free_games_and_self_play_and_similar_names() {
     assert!(list
         .notes
         .iter()
-        .any(|n| n.contains("1 games of an engine against itself")));
+        .any(|n| n.contains("1 game of an engine against itself")));
     assert!(
         list.notes
             .iter()
