@@ -245,7 +245,7 @@ mod tests {
 
     #[test]
     fn this_repository_reads_as_a_first_parent_range() {
-        let Ok(repo) = crate::tournament::revision::repo_root() else {
+        let Ok(repo) = crate::plumbing::revision::repo_root() else {
             return; // Not in a git checkout (e.g. a source tarball).
         };
         let Ok(h) = read(Path::new(&repo), "HEAD~2", "HEAD") else {

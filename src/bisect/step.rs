@@ -3,7 +3,8 @@
 //! machinery), or the `--test` command run in its worktree, read like `git bisect run` reads an
 //! exit code.
 
-use super::build::{spin, Built};
+use super::build::Built;
+use crate::plumbing::progress::spin;
 use super::history::Commit;
 use super::plan::Verdict;
 use super::state::{Evidence, Step};
@@ -11,7 +12,8 @@ use crate::stats::{Decision, Sprt};
 use crate::tournament::cli::{build_config, EngineGroups, MatchArgs};
 use crate::tournament::config::Stop;
 use crate::tournament::report::summaries;
-use crate::tournament::{interrupt, run_match};
+use crate::plumbing::interrupt;
+use crate::tournament::run_match;
 use std::path::Path;
 use std::process::Command;
 

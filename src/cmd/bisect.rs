@@ -4,7 +4,7 @@
 use crate::bisect::{self, build::BuildSpec, Mode, Options};
 use crate::stats::Model;
 use crate::tournament::cli::MatchArgs;
-use crate::tournament::interrupt;
+use crate::plumbing::interrupt;
 use std::path::PathBuf;
 
 /// `--bench-skip on|off`.

@@ -8,7 +8,8 @@ use crate::fastchess::{output, translate};
 use crate::stats::{Model, Sprt};
 use crate::tournament::cli::build_config;
 use crate::tournament::config::Stop;
-use crate::tournament::{interrupt, run_match, MatchConfig};
+use crate::plumbing::interrupt;
+use crate::tournament::{run_match, MatchConfig};
 use anyhow::Context;
 use clap::Parser;
 

@@ -9,7 +9,7 @@ use crate::spsa::{format_value, parse_input, Param};
 use crate::tablebase::TbArgs;
 use crate::tournament::cli::syzygy_rule;
 use crate::tournament::engine_args::{adjudication, engine_from_words};
-use crate::tournament::interrupt;
+use crate::plumbing::interrupt;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;

@@ -14,7 +14,8 @@ use crate::report::plot::{write_svg, LineChart};
 use crate::tournament::config::Stop;
 use crate::tournament::preflight::missing_program;
 use crate::tournament::revision::resolve_engine_revision;
-use crate::tournament::{lock, naming, run_match, EngineConfig, MatchConfig};
+use crate::plumbing::{lock, naming};
+use crate::tournament::{run_match, EngineConfig, MatchConfig};
 use anyhow::bail;
 use std::path::{Path, PathBuf};
 
@@ -261,7 +262,7 @@ pub fn out_file(out: Option<&Path>, resume: bool, engine: &str) -> anyhow::Resul
     if let Some(out) = out {
         return Ok(out.to_owned());
     }
-    let today = naming::default_results("spsa", &[engine.to_owned()], &naming::today(), "csv");
+    let today = naming::default_results("spsa", &[engine.to_owned()], &crate::report::dates::today(), "csv");
     if !resume {
         let (free, numbered) = naming::first_free(&today);
         if numbered {

@@ -6,7 +6,7 @@
 //! ([`super::record::RunRecord`]), and `--resume` reads that back without this parser.
 
 use super::engine_args::{adjudication, engine_from_words};
-use super::naming;
+use crate::plumbing::naming;
 use super::record::{announce_syzygy, RunRecord};
 use super::resume::{ResultsFile, StoredRun};
 use super::revision::resolve_engine_revision;
@@ -350,7 +350,7 @@ fn config_from(
 /// has that name (which is then said, with how to continue that run instead).
 fn default_results(kind: &str, engines: &[super::EngineConfig]) -> PathBuf {
     let names: Vec<String> = engines.iter().map(|e| e.spec.display_name()).collect();
-    let path = naming::default_results(kind, &names, &naming::today(), "json");
+    let path = naming::default_results(kind, &names, &crate::report::dates::today(), "json");
     let (free, numbered) = naming::first_free(&path);
     if numbered {
         eprintln!(

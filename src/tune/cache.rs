@@ -24,7 +24,7 @@
 use super::dict::Dict;
 use super::store::{Bytes, Store};
 use crate::plumbing::atomic::AtomicFile;
-use crate::tournament::revision::{fnv_extend, FNV_START};
+use crate::plumbing::hash::{fnv_extend, FNV_START};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fs::File;
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
