@@ -18,9 +18,9 @@ mod search;
 pub mod state;
 pub mod step;
 
+use crate::plumbing::lock;
 use crate::stats::{Model, Sprt};
 use crate::tournament::cli::MatchArgs;
-use crate::plumbing::lock;
 use build::{BuildSpec, Builder};
 use history::History;
 use plan::PlanCommit;

@@ -4,15 +4,15 @@
 //! exit code.
 
 use super::build::Built;
-use crate::plumbing::progress::spin;
 use super::history::Commit;
 use super::plan::Verdict;
 use super::state::{Evidence, Step};
+use crate::plumbing::interrupt;
+use crate::plumbing::progress::spin;
 use crate::stats::{Decision, Sprt};
 use crate::tournament::cli::{build_config, EngineGroups, MatchArgs};
 use crate::tournament::config::Stop;
 use crate::tournament::report::summaries;
-use crate::plumbing::interrupt;
 use crate::tournament::run_match;
 use std::path::Path;
 use std::process::Command;

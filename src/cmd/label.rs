@@ -11,11 +11,11 @@
 //! re-started with the same command skips the positions already in OUT and goes on.
 
 use crate::datagen::labels::{already_labelled, label_records, ReferenceLabels};
+use crate::plumbing::progress::{Reporter, Unit};
 use crate::tablebase::{TbResults, TbTableArgs};
 use crate::tune::dataset;
 use crate::uci::pool::PoolConfig;
 use crate::uci::{engine_spec, GoParams};
-use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 
 /// Failed positions listed one by one (the rest are counted).
@@ -116,15 +116,12 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
         syzygy,
         ..ReferenceLabels::new(PoolConfig::new(spec, engines), search)
     };
-    let bar = ProgressBar::new(records.len() as u64).with_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} positions {per_sec} eta {eta}")
-            .expect("valid template"),
-    );
+    let bar = Reporter::new(true, "", Unit::POSITIONS, records.len() as u64);
     bar.set_position(done as u64);
     let summary = label_records(&records[done..], done + 1, &args.out, &config, &mut || {
         bar.inc(1)
     });
-    bar.finish_and_clear();
+    bar.clear();
     let summary = summary?;
     for failure in summary.failures.iter().take(SHOWN_FAILURES) {
         eprintln!("no score: {failure}");

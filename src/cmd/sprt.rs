@@ -2,8 +2,8 @@
 
 use super::sprt_args::play;
 pub use super::sprt_args::Args;
-use crate::stats::Sprt;
 use crate::plumbing::interrupt;
+use crate::stats::Sprt;
 use std::path::Path;
 
 /// Runs the SPRT. Exit code: 0 = H1 accepted (dev is better), 1 = H0 accepted, 3 = no decision

@@ -8,17 +8,17 @@
 
 use super::legacy_resume;
 use super::sprt_args::{play, Args};
+use crate::plumbing::interrupt;
+use crate::plumbing::naming::{is_taken, main_of, stage_file};
 use crate::plumbing::output::first_free;
 use crate::stats::Sprt;
 use crate::tournament::cli::build_config;
-use crate::plumbing::naming::{is_taken, main_of, stage_file};
 use crate::tournament::record::{StageRecord, StagesRecord};
 use crate::tournament::report::summaries;
 use crate::tournament::resume::{ResultsFile, StoredRun};
 use crate::tournament::stages::{
     report, run_stages, verdict_words, StageResult, StageSpec, STAGES,
 };
-use crate::plumbing::interrupt;
 use crate::tournament::{MatchConfig, RunRecord};
 use anyhow::{bail, Context as _};
 use std::path::{Path, PathBuf};

@@ -1,5 +1,6 @@
 //! `harness suite-gen`: make an EPD test suite from a PGN of games with a reference engine.
 
+use crate::plumbing::progress::{Reporter, Unit};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -126,11 +127,11 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         );
     }
     eprintln!("{} distinct candidate positions", candidates.len());
-    let bar = indicatif::ProgressBar::new(candidates.len() as u64);
+    let bar = Reporter::new(true, "", Unit::POSITIONS, candidates.len() as u64);
     let analyses = analyse_all(&candidates, &oracle, limit, args.concurrency, &|| {
         bar.inc(1)
     })?;
-    bar.finish_and_clear();
+    bar.clear();
     let selection = Selection {
         margin: args.margin,
         max_second: args.max_second,

@@ -112,9 +112,7 @@ pub fn acquire(results: &Path, holder: &str) -> Result<RunLock, LockError> {
                     holder: before.trim().to_owned(),
                 });
             }
-            Err(TryLockError::Error(e)) => {
-                return Err(io_error("lock", &path, e))
-            }
+            Err(TryLockError::Error(e)) => return Err(io_error("lock", &path, e)),
         }
         // The run that held it may have deleted it between our open and our lock: then we
         // hold a file no other run can see, and must start over on the path's new file.

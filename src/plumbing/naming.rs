@@ -199,7 +199,10 @@ mod tests {
                 Some((main.to_owned(), k))
             );
         }
-        assert_eq!(main_of(Path::new("x.ltc"), &stages), Some((PathBuf::from("x"), 1)));
+        assert_eq!(
+            main_of(Path::new("x.ltc"), &stages),
+            Some((PathBuf::from("x"), 1))
+        );
         assert_eq!(main_of(Path::new("sprt.json"), &stages), None);
     }
 

@@ -1,6 +1,7 @@
 //! Running EPD suites against a UCI engine: the one engine pool (`uci::pool`), one position at a
 //! time per engine, with crash and hang recovery that costs only the position at hand.
 
+use crate::plumbing::progress::{Reporter, Unit};
 use std::io::IsTerminal;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
@@ -148,7 +149,8 @@ pub fn run_epd(config: &EpdConfig) -> anyhow::Result<EpdReport> {
         .iter()
         .flat_map(|s| s.positions.iter().map(move |p| Task(s, p)))
         .collect();
-    let bar = progress_bar(config.progress, jobs.len());
+    let bar = Reporter::new(config.progress, "", Unit::POSITIONS, jobs.len() as u64);
+    bar.set_message("solved 0");
     // Without a terminal (CI logs) the bar is hidden: print a line every tenth instead.
     let log_every =
         (config.progress && !std::io::stderr().is_terminal()).then_some((jobs.len() / 10).max(1));
@@ -169,7 +171,7 @@ pub fn run_epd(config: &EpdConfig) -> anyhow::Result<EpdReport> {
             ControlFlow::Continue(())
         },
     );
-    bar.finish_and_clear();
+    bar.clear();
     let run = run?;
     let results = run
         .outcomes
@@ -191,20 +193,6 @@ pub fn run_epd(config: &EpdConfig) -> anyhow::Result<EpdReport> {
         results,
         skipped_lines: config.suites.iter().map(|s| s.skipped.len()).sum(),
     })
-}
-
-fn progress_bar(visible: bool, len: usize) -> indicatif::ProgressBar {
-    if !visible {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(len as u64);
-    let style = indicatif::ProgressStyle::with_template(
-        "{bar:40} {pos}/{len} positions, {msg} [{elapsed_precise}, eta {eta}]",
-    )
-    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
-    bar.set_style(style);
-    bar.set_message("solved 0");
-    bar
 }
 
 /// Searches one position. An error is the engine's failure (the pool restarts it); an illegal

@@ -6,13 +6,13 @@
 //! ([`super::record::RunRecord`]), and `--resume` reads that back without this parser.
 
 use super::engine_args::{adjudication, engine_from_words};
-use crate::plumbing::naming;
 use super::record::{announce_syzygy, RunRecord};
 use super::resume::{ResultsFile, StoredRun};
 use super::revision::resolve_engine_revision;
 use super::{MatchConfig, Mode};
 use crate::game::Variant;
 use crate::openings::BookSource;
+use crate::plumbing::naming;
 use crate::tablebase::TbArgs;
 use anyhow::bail;
 use std::path::PathBuf;

@@ -5,9 +5,9 @@ use super::config::{MatchConfig, MatchOutcome, PairingResult, Stop};
 use super::resume::{FaultSummary, PairingSummary};
 use super::schedule::GameJob;
 use crate::game::GameRecord;
+use crate::plumbing::progress::{Reporter, Unit};
 use crate::stats::ratings::{Anchor, Model, RatingList};
 use crate::stats::{eta, InterimReport};
-use crate::plumbing::progress::{Reporter, Unit};
 
 /// Match conditions for report headers: `10+0.1, 1t, 16MB, openings.epd`.
 pub fn conditions(cfg: &MatchConfig, engine: usize) -> String {

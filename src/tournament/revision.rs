@@ -58,4 +58,3 @@ pub fn ensure_pinned_build(e: &mut super::EngineConfig, verbose: bool) -> Result
     e.spec.cmd = exe.to_string_lossy().into_owned();
     Ok(())
 }
-

@@ -7,11 +7,11 @@ use super::resume::{append_journal, journal_path, read_journal, GameEntry, Resul
 use super::schedule::{schedule, GameJob};
 use super::tally::Tally;
 use super::{affinity, preflight};
-use crate::plumbing::{interrupt, lock, naming};
 use crate::forensics::format::replay_command;
 use crate::forensics::FailureFiles;
 use crate::game::pgn::{write_game, PgnHeader};
 use crate::game::{play_game, GameRecord, GameSettings, NotPlayed, Opening, Player};
+use crate::plumbing::{interrupt, lock, naming};
 use crate::stats::Decision;
 use crate::uci::TrafficLog;
 use anyhow::{bail, Context};
