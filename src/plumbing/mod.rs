@@ -11,3 +11,4 @@ pub mod naming;
 pub mod output;
 pub mod progress;
 pub mod revision;
+pub mod timeouts;

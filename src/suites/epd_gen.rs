@@ -270,7 +270,7 @@ pub fn analyse(
     let pos = &c.position;
     let fen = Fen::from_position(pos, EnPassantMode::Legal).to_string();
     engine.new_game()?;
-    engine.is_ready(Duration::from_secs(10))?;
+    engine.is_ready(crate::plumbing::timeouts::STARTUP)?;
     engine.set_position::<&str>(Some(&fen), &[])?;
     let params = limit.go_params();
     let mut lines: [Option<(String, Score, u32)>; 2] = [None, None];

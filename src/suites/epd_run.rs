@@ -212,7 +212,7 @@ fn search_position(
         chess960_mode(engine, true)?;
     }
     engine.new_game()?;
-    engine.is_ready(Duration::from_secs(10))?;
+    engine.is_ready(crate::plumbing::timeouts::STARTUP)?;
     engine.set_position::<&str>(Some(&pos.fen()), &[])?;
     let answer = engine.go(&config.limit.go_params(), search_timeout(config), |info| {
         if let Some(s) = sample(&pos.position, info, start) {

@@ -12,7 +12,7 @@ use super::revision::resolve_engine_revision;
 use super::{MatchConfig, Mode};
 use crate::game::Variant;
 use crate::openings::BookSource;
-use crate::plumbing::naming;
+use crate::plumbing::{naming, timeouts};
 use crate::tablebase::TbArgs;
 use anyhow::bail;
 use std::path::PathBuf;
@@ -92,10 +92,10 @@ pub struct MatchArgs {
     #[arg(long = "max-failure-files", value_name = "N")]
     pub max_failure_files: Option<usize>,
     /// Milliseconds an engine may take to start (uci→uciok, isready→readyok).
-    #[arg(long = "startup-ms", default_value_t = 10_000)]
+    #[arg(long = "startup-ms", default_value_t = timeouts::STARTUP.as_millis() as u64)]
     pub startup_ms: u64,
     /// Milliseconds an engine may take to answer isready between games or stop after a timeout.
-    #[arg(long = "ping-ms", default_value_t = 5_000)]
+    #[arg(long = "ping-ms", default_value_t = timeouts::PING.as_millis() as u64)]
     pub ping_ms: u64,
     /// Append every game to this PGN file (`file=PATH` also accepted); without FILE, to the
     /// results file's name with .pgn (sprt-dev-vs-base-2026-11-25.pgn).
