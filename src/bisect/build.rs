@@ -119,7 +119,7 @@ impl Builder {
                 });
                 match result {
                     Ok(exe) => built.engine = Some(exe),
-                    Err(e) => return Err(self.failure(short, "cargo build", &e)),
+                    Err(e) => return Err(self.failure(short, "cargo build", &e.to_string())),
                 }
             }
             BuildSpec::Command { cmd, engine_path } => {

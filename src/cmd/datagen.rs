@@ -6,7 +6,7 @@ use crate::datagen::selfplay::GameOptions;
 use crate::plumbing::progress::{Reporter, Unit};
 use crate::report::plural;
 use crate::tablebase::{SyzygyRule, TbArgs};
-use sable::search::Limits;
+use crate::uci::limit::Limit;
 use std::path::PathBuf;
 
 /// Options of this subcommand.
@@ -23,7 +23,7 @@ pub struct Args {
     pub nodes: u64,
     /// Search depth per move instead of a node count.
     #[arg(long)]
-    pub depth: Option<i32>,
+    pub depth: Option<u32>,
     /// Random legal plies at the start of each game (after the book position, if any).
     #[arg(long, default_value_t = 8)]
     pub random_plies: usize,
@@ -120,10 +120,8 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
 /// How each game is played and adjudicated.
 fn game_options(args: &Args, syzygy: Option<SyzygyRule>) -> GameOptions {
     GameOptions {
-        limits: match args.depth {
-            Some(d) => Limits::depth(d),
-            None => Limits::nodes(args.nodes),
-        },
+        // --nodes has a default, so it is the limit's default, not a flag given.
+        limits: Limit::from_flags(None, args.depth, None, Limit::Nodes(args.nodes)).search_limits(),
         random_plies: args.random_plies,
         win_score: args.win_score,
         win_plies: args.win_plies,

@@ -14,8 +14,9 @@ use crate::datagen::labels::{already_labelled, label_records, ReferenceLabels};
 use crate::plumbing::progress::{Reporter, Unit};
 use crate::tablebase::{TbResults, TbTableArgs};
 use crate::tune::dataset;
+use crate::uci::engine_spec;
+use crate::uci::limit::Limit;
 use crate::uci::pool::PoolConfig;
-use crate::uci::{engine_spec, GoParams};
 use std::path::PathBuf;
 
 /// Failed positions listed one by one (the rest are counted).
@@ -72,24 +73,7 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
         }
         None => None,
     };
-    let mut records = Vec::new();
-    for path in &args.data {
-        let before = records.len();
-        let skipped = dataset::for_each_in_file(path, args.skip_bad, |r| records.push(r))?;
-        if skipped > 0 {
-            eprintln!("{}: {skipped} bad lines skipped", path.display());
-        }
-        // A file that gives nothing to label is the wrong file, not a finished job.
-        anyhow::ensure!(
-            records.len() > before,
-            "{}: no position to label ({})",
-            path.display(),
-            match skipped {
-                0 => "the file holds no position line".to_owned(),
-                n => format!("all {n} lines unreadable"),
-            }
-        );
-    }
+    let records = read_records(&args)?;
     let done = already_labelled(&args.out)?;
     anyhow::ensure!(
         done <= records.len(),
@@ -103,11 +87,8 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
             args.out.display()
         );
     }
-    let search = GoParams {
-        nodes: args.depth.is_none().then_some(args.nodes),
-        depth: args.depth,
-        ..GoParams::default()
-    };
+    // --nodes has a default, so it is the limit's default, not a flag given.
+    let search = Limit::from_flags(None, args.depth, None, Limit::Nodes(args.nodes)).go_params();
     let engines = match args.concurrency {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
@@ -138,4 +119,27 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
         summary.failures.len()
     );
     Ok(0)
+}
+
+/// The positions of every file, in order; a file that gives none is refused.
+fn read_records(args: &Args) -> anyhow::Result<Vec<dataset::Record>> {
+    let mut records = Vec::new();
+    for path in &args.data {
+        let before = records.len();
+        let skipped = dataset::for_each_in_file(path, args.skip_bad, |r| records.push(r))?;
+        if skipped > 0 {
+            eprintln!("{}: {skipped} bad lines skipped", path.display());
+        }
+        // A file that gives nothing to label is the wrong file, not a finished job.
+        anyhow::ensure!(
+            records.len() > before,
+            "{}: no position to label ({})",
+            path.display(),
+            match skipped {
+                0 => "the file holds no position line".to_owned(),
+                n => format!("all {n} lines unreadable"),
+            }
+        );
+    }
+    Ok(records)
 }

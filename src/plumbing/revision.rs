@@ -8,18 +8,62 @@ use super::hash::fnv;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// Why a revision could not be named or built.
+#[derive(Debug)]
+pub enum RevisionError {
+    /// git or cargo could not be started, or failed: the command, and why (its exit status and
+    /// the last lines of its stderr).
+    Command { command: String, cause: String },
+    /// The revision names no commit of the repository.
+    NotACommit { rev: String, repo: PathBuf },
+    /// The built binary could not be copied into the cache.
+    Install { path: PathBuf, cause: String },
+    /// A resumed run's build of uncommitted changes is gone from the cache: that tree is no
+    /// commit, so it cannot be built again.
+    Gone { exe: String, rev: String },
+}
+
+impl std::fmt::Display for RevisionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RevisionError::Command { command, cause } => write!(f, "{command}{cause}"),
+            RevisionError::NotACommit { rev, repo } => {
+                write!(f, "`{rev}` is not a commit of {}", repo.display())
+            }
+            RevisionError::Install { path, cause } => write!(f, "{}: {cause}", path.display()),
+            RevisionError::Gone { exe, rev } => write!(
+                f,
+                "{exe} (rev:{rev} with uncommitted changes) is gone and cannot be built again; \
+                 start a new run"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RevisionError {}
+
+/// The rooms above keep their errors as text until they get typed ones of their own.
+impl From<RevisionError> for String {
+    fn from(e: RevisionError) -> String {
+        e.to_string()
+    }
+}
+
 /// Runs a command and returns its stdout, or an error with its stderr.
-fn run(cmd: &mut Command) -> Result<String, String> {
-    let out = cmd.output().map_err(|e| format!("{cmd:?}: {e}"))?;
+fn run(cmd: &mut Command) -> Result<String, RevisionError> {
+    let command = format!("{cmd:?}");
+    let out = cmd.output().map_err(|e| RevisionError::Command {
+        command: command.clone(),
+        cause: format!(": {e}"),
+    })?;
     if !out.status.success() {
         let err = String::from_utf8_lossy(&out.stderr);
         let tail: Vec<&str> = err.lines().rev().take(15).collect();
         let tail: Vec<&str> = tail.into_iter().rev().collect();
-        return Err(format!(
-            "{cmd:?} failed ({}):\n{}",
-            out.status,
-            tail.join("\n")
-        ));
+        return Err(RevisionError::Command {
+            command,
+            cause: format!(" failed ({}):\n{}", out.status, tail.join("\n")),
+        });
     }
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
 }
@@ -32,7 +76,7 @@ pub fn git(repo: &Path) -> Command {
 }
 
 /// A detached git worktree of `commit` at `dir`; `Err` carries git's complaint.
-pub fn worktree_add(repo: &Path, dir: &Path, commit: &str) -> Result<(), String> {
+pub fn worktree_add(repo: &Path, dir: &Path, commit: &str) -> Result<(), RevisionError> {
     run(git(repo)
         .args(["worktree", "add", "--detach", "--quiet"])
         .arg(dir)
@@ -52,7 +96,7 @@ pub fn worktree_remove(repo: &Path, dir: &Path) {
 
 /// The cache key of a revision: the commit hash, plus a fingerprint of uncommitted changes for
 /// `WORKTREE`.
-pub fn revision_key(repo: &Path, rev: &str) -> Result<String, String> {
+pub fn revision_key(repo: &Path, rev: &str) -> Result<String, RevisionError> {
     if rev == "WORKTREE" {
         let head = run(git(repo).args(["rev-parse", "HEAD"]))?;
         let diff =
@@ -73,11 +117,14 @@ pub fn revision_key(repo: &Path, rev: &str) -> Result<String, String> {
         "--quiet",
         &format!("{rev}^{{commit}}"),
     ]))
-    .map_err(|_| format!("`{rev}` is not a commit of {}", repo.display()))
+    .map_err(|_| RevisionError::NotACommit {
+        rev: rev.to_owned(),
+        repo: repo.to_owned(),
+    })
 }
 
 /// The repository root containing the current directory.
-pub fn repo_root() -> Result<PathBuf, String> {
+pub fn repo_root() -> Result<PathBuf, RevisionError> {
     run(Command::new("git").args(["rev-parse", "--show-toplevel"])).map(PathBuf::from)
 }
 
@@ -87,7 +134,7 @@ pub fn build_revision(
     repo: &Path,
     rev: &str,
     log: &mut dyn FnMut(&str),
-) -> Result<PathBuf, String> {
+) -> Result<PathBuf, RevisionError> {
     let key = revision_key(repo, rev)?;
     let cache = repo.join("target").join("sable-revs");
     let exe = cache.join(&key).join("sable");
@@ -150,17 +197,27 @@ pub struct Revision {
 /// Copies `built` to `exe` atomically ([`crate::plumbing::atomic`]), so that `exe` either does
 /// not exist or is complete: a kill during the copy leaves no file a later run could mistake
 /// for a cached build.
-fn install(built: &Path, exe: &Path) -> Result<(), String> {
+fn install(built: &Path, exe: &Path) -> Result<(), RevisionError> {
     let dir = exe.parent().expect("the cache path has a parent");
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let copying = |e: std::io::Error| format!("copying {}: {e}", built.display());
+    let at = |path: &Path| {
+        let path = path.to_owned();
+        move |e: &dyn std::fmt::Display| RevisionError::Install {
+            path,
+            cause: e.to_string(),
+        }
+    };
+    std::fs::create_dir_all(dir).map_err(|e| at(dir)(&e))?;
+    let copying = |e: std::io::Error| RevisionError::Install {
+        path: exe.to_owned(),
+        cause: format!("copying {}: {e}", built.display()),
+    };
     let mut from = std::fs::File::open(built).map_err(copying)?;
     let mode = from.metadata().map_err(copying)?.permissions();
-    let mut to = crate::plumbing::atomic::AtomicFile::create(exe).map_err(|e| e.to_string())?;
+    let mut to = crate::plumbing::atomic::AtomicFile::create(exe).map_err(|e| at(exe)(&e))?;
     std::io::copy(&mut from, &mut to).map_err(copying)?;
     // The copy is a new file: give it the build's mode (executable).
     to.file().set_permissions(mode).map_err(copying)?;
-    to.commit().map_err(|e| e.to_string())
+    to.commit().map_err(|e| at(exe)(&e))
 }
 
 #[cfg(test)]
@@ -196,6 +253,7 @@ mod tests {
         }
         assert!(install(&dir.join("missing"), &exe)
             .unwrap_err()
+            .to_string()
             .contains("missing"));
         std::fs::remove_dir_all(&dir).ok();
     }
@@ -206,8 +264,9 @@ mod tests {
         let head = revision_key(&repo, "HEAD").unwrap();
         assert_eq!(head.len(), 40);
         assert!(revision_key(&repo, "WORKTREE").unwrap().starts_with(&head));
-        assert!(revision_key(&repo, "no-such-branch-xyz")
-            .unwrap_err()
-            .contains("not a commit"));
+        assert!(matches!(
+            revision_key(&repo, "no-such-branch-xyz"),
+            Err(RevisionError::NotACommit { .. })
+        ));
     }
 }

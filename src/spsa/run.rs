@@ -103,7 +103,7 @@ impl Describe for [Param] {
 pub fn run(cfg: &Config, progress: &mut dyn Progress<[Param]>) -> anyhow::Result<Outcome> {
     check_counts(cfg.iterations, cfg.pairs_per)?;
     let mut engine = cfg.engine.clone();
-    resolve_engine_revision(&mut engine, cfg.verbose).map_err(anyhow::Error::msg)?;
+    resolve_engine_revision(&mut engine, cfg.verbose)?;
     let mut outcome = Outcome {
         ended: Ended::Done,
         out: PathBuf::new(),

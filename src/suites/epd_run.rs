@@ -12,48 +12,11 @@ use shakmaty::{Chess, Move};
 use super::epd::{san, san_list, EpdPosition, Suite};
 use super::epd_score::{score, PvSample, SearchTrace, Verdict};
 use crate::uci::pool::{self, Job, JobError, PoolConfig};
-use crate::uci::{Engine, EngineSpec, GoParams, Info, UciError};
+use crate::uci::{Engine, EngineSpec, Info, UciError};
 
-/// How long each position is searched.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Limit {
-    /// `go movetime MS`.
-    Movetime(u64),
-    /// `go nodes N` (deterministic for a single-threaded engine: prefer it for baselines).
-    Nodes(u64),
-    /// `go depth N`.
-    Depth(u32),
-}
-
-impl Limit {
-    /// The `go` parameters for this limit.
-    pub fn go_params(self) -> GoParams {
-        match self {
-            Limit::Movetime(ms) => GoParams {
-                movetime: Some(ms),
-                ..GoParams::default()
-            },
-            Limit::Nodes(n) => GoParams {
-                nodes: Some(n),
-                ..GoParams::default()
-            },
-            Limit::Depth(d) => GoParams {
-                depth: Some(d),
-                ..GoParams::default()
-            },
-        }
-    }
-}
-
-impl std::fmt::Display for Limit {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Limit::Movetime(ms) => write!(f, "movetime {ms} ms"),
-            Limit::Nodes(n) => write!(f, "nodes {n}"),
-            Limit::Depth(d) => write!(f, "depth {d}"),
-        }
-    }
-}
+/// How long each position is searched: the one search limit of the harness
+/// ([`crate::uci::limit`]).
+pub use crate::uci::limit::Limit;
 
 /// Everything a run needs.
 #[derive(Clone, Debug)]

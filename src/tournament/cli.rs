@@ -283,7 +283,7 @@ fn config_from(
     let (openings, book_name) = book.load(args.variant)?;
     let syzygy = syzygy_rule(&args.tb, args.quiet)?;
     for e in &mut engines {
-        resolve_engine_revision(e, !args.quiet).map_err(anyhow::Error::msg)?;
+        resolve_engine_revision(e, !args.quiet)?;
     }
     if openings.is_empty() && !args.quiet {
         eprintln!("Openings: every game starts from the start position (--openings startpos)");

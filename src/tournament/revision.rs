@@ -2,7 +2,7 @@
 //! `sable` built at it, through the build cache of [`crate::plumbing::revision`], and the commit
 //! is pinned in the run's record so that a resumed run plays the same binary.
 
-use crate::plumbing::revision::{build_revision, repo_root, revision_key};
+use crate::plumbing::revision::{build_revision, repo_root, revision_key, RevisionError};
 use std::path::Path;
 
 pub use crate::plumbing::revision::Revision;
@@ -10,7 +10,10 @@ pub use crate::plumbing::revision::Revision;
 /// Replaces an engine's `cmd=rev:REV` by the path of sable built at that revision (named REV
 /// unless it has a name) and pins the commit in `e.revision`; other engines are left alone.
 /// `verbose` prints the build steps.
-pub fn resolve_engine_revision(e: &mut super::EngineConfig, verbose: bool) -> Result<(), String> {
+pub fn resolve_engine_revision(
+    e: &mut super::EngineConfig,
+    verbose: bool,
+) -> Result<(), RevisionError> {
     let Some(rev) = e.spec.cmd.strip_prefix("rev:") else {
         return Ok(());
     };
@@ -34,7 +37,10 @@ pub fn resolve_engine_revision(e: &mut super::EngineConfig, verbose: bool) -> Re
 /// Makes sure a resumed run's pinned engine is there: a `rev:` build removed from the cache
 /// since is built again at its pinned commit (the same binary, as builds are reproducible
 /// enough for a match); a working tree's uncommitted build cannot be, and says so.
-pub fn ensure_pinned_build(e: &mut super::EngineConfig, verbose: bool) -> Result<(), String> {
+pub fn ensure_pinned_build(
+    e: &mut super::EngineConfig,
+    verbose: bool,
+) -> Result<(), RevisionError> {
     let Some(pin) = &e.revision else {
         return Ok(());
     };
@@ -42,11 +48,10 @@ pub fn ensure_pinned_build(e: &mut super::EngineConfig, verbose: bool) -> Result
         return Ok(());
     }
     if pin.commit.contains("-dirty-") {
-        return Err(format!(
-            "{} (rev:{} with uncommitted changes) is gone and cannot be built again; start a \
-             new run",
-            e.spec.cmd, pin.rev
-        ));
+        return Err(RevisionError::Gone {
+            exe: e.spec.cmd.clone(),
+            rev: pin.rev.clone(),
+        });
     }
     let repo = repo_root()?;
     let mut log = |line: &str| {
