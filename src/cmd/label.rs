@@ -12,7 +12,7 @@
 
 use crate::datagen::labels::{already_labelled, label_records, ReferenceLabels};
 use crate::plumbing::progress::{Reporter, Unit};
-use crate::tablebase::{TbResults, TbTableArgs};
+use crate::tablebase::{SyzygyRule, TbResults, TbTableArgs};
 use crate::tune::dataset;
 use crate::uci::engine_spec;
 use crate::uci::limit::Limit;
@@ -65,14 +65,7 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
     if args.data.is_empty() {
         anyhow::bail!("give at least one file of positions (harness label DATA... --engine ...)");
     }
-    let syzygy = match args.tb.rule(TbResults::Both)? {
-        Some((rule, warnings)) => {
-            eprintln!("Syzygy: {}", rule.tables.describe());
-            warnings.iter().for_each(|w| eprintln!("warning: {w}"));
-            Some(rule)
-        }
-        None => None,
-    };
+    let syzygy = tables(&args)?;
     let records = read_records(&args)?;
     let done = already_labelled(&args.out)?;
     anyhow::ensure!(
@@ -119,6 +112,18 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
         summary.failures.len()
     );
     Ok(0)
+}
+
+/// The Syzygy tables of `--tb`, said aloud with their warnings.
+fn tables(args: &Args) -> anyhow::Result<Option<SyzygyRule>> {
+    Ok(match args.tb.rule(TbResults::Both)? {
+        Some((rule, warnings)) => {
+            eprintln!("Syzygy: {}", rule.tables.describe());
+            warnings.iter().for_each(|w| eprintln!("warning: {w}"));
+            Some(rule)
+        }
+        None => None,
+    })
 }
 
 /// The positions of every file, in order; a file that gives none is refused.

@@ -13,9 +13,9 @@ use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
 use super::epd::san;
 use super::epd_mate::{mating_moves, shortest_mate};
-use super::epd_run::Limit;
 use crate::game::pgn::PgnReader;
 use crate::game::Variant;
+use crate::uci::limit::Limit;
 use crate::uci::pool::{self, Job, JobError, JobFailure, PoolConfig, PoolError};
 use crate::uci::{Engine, EngineSpec, Info, Score};
 
