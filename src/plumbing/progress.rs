@@ -159,26 +159,12 @@ impl Reporter {
         }
     }
 
-    /// Prints a line above the bar (or on stderr when there is none), so that the two never
-    /// tear each other.
-    pub fn println(&self, line: &str) {
-        match &self.bar {
-            Some(bar) if !bar.is_hidden() => bar.println(line),
-            _ => eprintln!("{line}"),
-        }
-    }
-
     /// Runs `f` with the bar out of the way (for text printed while it is drawn).
     pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
         match &self.bar {
             Some(bar) => bar.suspend(f),
             None => f(),
         }
-    }
-
-    /// Whether anything is drawn or printed at all.
-    pub fn is_shown(&self) -> bool {
-        self.bar.is_some()
     }
 
     /// Leaves the bar drawn at its last state.
