@@ -68,7 +68,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         args.force,
         "--out",
     )?;
-    let judge = engine_from_words(&[], &words).map_err(anyhow::Error::msg)?;
+    let judge = engine_from_words(&[], &words)?;
     let generation = Generation {
         count: args.count,
         plies: args.plies,

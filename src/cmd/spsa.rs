@@ -120,7 +120,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
 /// The run's [`spsa_run::Config`]: every input file is read here, before anything slow happens
 /// (a `rev:` build, the engine's start).
 fn config(args: &Args) -> anyhow::Result<spsa_run::Config> {
-    let mut engine = engine_from_words(&args.each, &args.engine).map_err(anyhow::Error::msg)?;
+    let mut engine = engine_from_words(&args.each, &args.engine)?;
     if args.variant == Variant::Chess960 {
         engine.spec.set_option("UCI_Chess960", "true");
     }
@@ -135,8 +135,7 @@ fn config(args: &Args) -> anyhow::Result<spsa_run::Config> {
         None => None,
     };
     let (book, book_name) = openings_from_words(&args.openings, args.seed, args.variant)?;
-    let mut adjudication =
-        adjudication(&args.draw, &args.resign, args.maxmoves).map_err(anyhow::Error::msg)?;
+    let mut adjudication = adjudication(&args.draw, &args.resign, args.maxmoves)?;
     adjudication.syzygy = syzygy_rule(&args.tb, args.quiet)?;
     Ok(spsa_run::Config {
         engine,

@@ -261,11 +261,11 @@ pub fn engines_of(args: &MatchArgs) -> anyhow::Result<Vec<super::EngineConfig>> 
     for (name, cmd) in [("dev", &args.dev), ("base", &args.base)] {
         if let Some(cmd) = cmd {
             let own = vec![format!("cmd={cmd}"), format!("name={name}")];
-            engines.push(engine_from_words(&args.each, &own).map_err(anyhow::Error::msg)?);
+            engines.push(engine_from_words(&args.each, &own)?);
         }
     }
     for words in args.engine.iter() {
-        engines.push(engine_from_words(&args.each, words).map_err(anyhow::Error::msg)?);
+        engines.push(engine_from_words(&args.each, words)?);
     }
     Ok(engines)
 }
@@ -302,8 +302,7 @@ fn config_from(
     cfg.concurrency = args.concurrency;
     cfg.affinity = args.affinity;
     cfg.mode = args.tournament;
-    cfg.adjudication =
-        adjudication(&args.draw, &args.resign, args.maxmoves).map_err(anyhow::Error::msg)?;
+    cfg.adjudication = adjudication(&args.draw, &args.resign, args.maxmoves)?;
     cfg.adjudication.syzygy = syzygy;
     cfg.recover = args.recover;
     if let Some(n) = args.max_consecutive_faults {
