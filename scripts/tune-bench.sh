@@ -32,7 +32,7 @@ for R in $(seq "$RUNS"); do
     for T in $THREADS; do
         for B in "${BINS[@]}"; do
             out=$("$B" tune "$DATA" --replicate "$N" --valid 0 --k 1.0 --epochs "$EPOCHS" \
-                --threads "$T" --out /tmp/sable-bench-tuned.json 2>&1)
+                --threads "$T" --out /tmp/sable-bench-tuned.json --force 2>&1)
             wall=$(sed -n 's/.*= \([0-9.]*\) M pos\/s\/thread.*/\1/p' <<<"$out")
             cpu=$(sed -n 's/.*(\([0-9.]*\) M pos per CPU-second.*/\1/p' <<<"$out")
             bytes=$(sed -n 's/^memory .*(\([0-9.]*\) bytes each).*/\1/p' <<<"$out")

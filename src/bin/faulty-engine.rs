@@ -184,6 +184,184 @@ fn stamp(file: &mut Option<std::fs::File>, event: &str) {
     }
 }
 
+/// What the engine remembers between commands.
+struct State {
+    f: Faults,
+    rng: Rng,
+    pos: Chess,
+    /// `go` commands answered so far (the `-after` counters).
+    searches: u64,
+    /// Moves of the last `position` line (the `-at-ply` faults).
+    ply: u64,
+    /// The value of the `--optimum` option as set.
+    tuned: i64,
+    mode: CastlingMode,
+    stamps: Option<std::fs::File>,
+}
+
+type Out<'a> = std::io::BufWriter<std::io::StdoutLock<'a>>;
+
+fn reached(limit: Option<u64>, n: u64) -> bool {
+    limit.is_some_and(|l| n >= l)
+}
+
+impl State {
+    fn new(f: Faults) -> State {
+        let mode = if f.chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        };
+        let stamps = f.stamp.as_ref().and_then(|p| {
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .ok()
+        });
+        State {
+            // The engine's xorshift64*: enough randomness to vary games, deterministic per seed.
+            rng: Rng::new(f.seed.max(1)),
+            pos: Chess::default(),
+            searches: 0,
+            ply: 0,
+            tuned: 0,
+            mode,
+            stamps,
+            f,
+        }
+    }
+
+    fn uci(&self, out: &mut Out) {
+        let f = &self.f;
+        writeln!(out, "id name {}", f.name).ok();
+        if let Some(code) = f.exit_before_uciok {
+            out.flush().ok();
+            eprintln!("faulty-engine: cannot load its network (exits with {code})");
+            std::process::exit(code as i32);
+        }
+        writeln!(out, "id author Sable test suite").ok();
+        writeln!(out, "option name Hash type spin default 16 min 1 max 1024").ok();
+        writeln!(out, "option name Threads type spin default 1 min 1 max 1").ok();
+        if f.chess960 {
+            writeln!(out, "option name UCI_Chess960 type check default false").ok();
+        }
+        if let Some((name, _)) = &f.optimum {
+            writeln!(
+                out,
+                "option name {name} type spin default 0 min -1000 max 1000"
+            )
+            .ok();
+        }
+        if !f.no_uciok {
+            writeln!(out, "uciok").ok();
+        }
+    }
+
+    /// `setoption name NAME value V`: only the `--optimum` option is remembered.
+    fn setoption(&mut self, cmd: &str) {
+        let words: Vec<&str> = cmd.split_ascii_whitespace().collect();
+        if let (Some((name, _)), [_, "name", n, "value", v]) = (&self.f.optimum, &words[..]) {
+            if n.eq_ignore_ascii_case(name) {
+                self.tuned = v.parse().unwrap_or(0);
+            }
+        }
+    }
+
+    fn go(&mut self, out: &mut Out) {
+        stamp(&mut self.stamps, "go");
+        self.misbehave(out);
+        for i in 0..self.f.flood {
+            writeln!(
+                out,
+                "info depth {} nodes {} score cp {} pv",
+                i % 64,
+                i,
+                i % 100
+            )
+            .ok();
+        }
+        if self.f.long_line > 0 {
+            let junk = "x".repeat(self.f.long_line);
+            writeln!(out, "info string {junk}").ok();
+        }
+        std::thread::sleep(Duration::from_millis(self.f.move_ms));
+        let best = self.best(out);
+        writeln!(out, "{best}").ok();
+        stamp(&mut self.stamps, "bestmove");
+        self.searches += 1;
+    }
+
+    /// The faults that strike before an answer: noise, a crash, a slow answer, a hang.
+    fn misbehave(&self, out: &mut Out) {
+        let (f, searches, ply) = (&self.f, self.searches, self.ply);
+        for i in 0..f.stderr_flood {
+            eprintln!("faulty-engine: debug noise {i}");
+        }
+        if reached(f.crash_after, searches) {
+            out.flush().ok();
+            eprintln!("faulty-engine: crashing on purpose at search {searches}");
+            std::process::exit(3);
+        }
+        if reached(f.crash_at_ply, ply) {
+            writeln!(out, "info depth 1 score cp 0 nodes 1 string about to crash").ok();
+            out.flush().ok();
+            eprintln!("faulty-engine: crashing on purpose at ply {ply}");
+            std::process::exit(3);
+        }
+        if reached(f.slow_at_ply, ply) {
+            std::thread::sleep(Duration::from_millis(f.slow_ms));
+        }
+        if reached(f.hang_after, searches) || reached(f.hang_at_ply, ply) {
+            out.flush().ok();
+            // Hang: ignore everything, including `stop` and `isready`, until killed.
+            loop {
+                std::thread::sleep(Duration::from_secs(3600));
+            }
+        }
+    }
+
+    /// The `bestmove` line (and the `info` line before it): faulty as asked, else a random
+    /// legal move.
+    fn best(&mut self, out: &mut Out) -> String {
+        let (f, searches, ply, mode) = (&self.f, self.searches, self.ply, self.mode);
+        let moves = self.pos.legal_moves();
+        if reached(f.empty_after, searches) {
+            "bestmove".to_owned()
+        } else if reached(f.garbage_after, searches) {
+            writeln!(out, "\u{1}\u{7f} garbage {{{{ }}}} \u{fffd}").ok();
+            writeln!(out, "info depth banana score cp").ok();
+            "bestmove !!garbage!!".to_owned()
+        } else if reached(f.illegal_at_ply, ply) {
+            // A search that believes in its move, as a buggy engine would.
+            writeln!(out, "info depth 3 seldepth 4 score cp 12 nodes 99 pv a1a1").ok();
+            "bestmove a1a1".to_owned()
+        } else if reached(f.illegal_after, searches) || self.rng.next_u64() % 1000 < f.illegal_rate
+        {
+            "bestmove a1a1".to_owned()
+        } else if reached(f.null_after, searches) || moves.is_empty() {
+            "bestmove 0000".to_owned()
+        } else if f.optimum.as_ref().is_some_and(|(_, target)| {
+            (self.rng.next_u64() % 1000) < (self.tuned - target).unsigned_abs()
+        }) {
+            // Resign: the runner's resign adjudication scores the game as lost.
+            let m = &moves[0];
+            writeln!(out, "info depth 1 score cp -1000 pv {}", m.to_uci(mode)).ok();
+            format!("bestmove {}", m.to_uci(mode))
+        } else {
+            let m = &moves[(self.rng.next_u64() % moves.len() as u64) as usize];
+            let score = (self.rng.next_u64() % 41) as i64 - 20;
+            writeln!(
+                out,
+                "info depth 1 seldepth 1 score cp {score} nodes 1 time 0 pv {}",
+                m.to_uci(mode)
+            )
+            .ok();
+            format!("bestmove {}", m.to_uci(mode))
+        }
+    }
+}
+
 fn main() {
     let f = match parse_args() {
         Ok(f) => f,
@@ -193,160 +371,32 @@ fn main() {
         }
     };
     std::thread::sleep(Duration::from_millis(f.slow_start_ms));
-    // The engine's xorshift64*: enough randomness to vary games, deterministic per seed.
-    let mut rng = Rng::new(f.seed.max(1));
-    let mut pos = Chess::default();
-    let mut searches = 0u64;
-    let mut ply = 0u64;
-    let mut tuned: i64 = 0;
-    let mode = if f.chess960 {
-        CastlingMode::Chess960
-    } else {
-        CastlingMode::Standard
-    };
-    let mut stamps = f.stamp.as_ref().and_then(|p| {
-        std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(p)
-            .ok()
-    });
+    let mut st = State::new(f);
     let stdin = std::io::stdin();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let reached = |limit: Option<u64>, n: u64| limit.is_some_and(|l| n >= l);
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
         let cmd = line.trim();
         match cmd.split_ascii_whitespace().next().unwrap_or("") {
-            "uci" => {
-                writeln!(out, "id name {}", f.name).ok();
-                if let Some(code) = f.exit_before_uciok {
-                    out.flush().ok();
-                    eprintln!("faulty-engine: cannot load its network (exits with {code})");
-                    std::process::exit(code as i32);
-                }
-                writeln!(out, "id author Sable test suite").ok();
-                writeln!(out, "option name Hash type spin default 16 min 1 max 1024").ok();
-                writeln!(out, "option name Threads type spin default 1 min 1 max 1").ok();
-                if f.chess960 {
-                    writeln!(out, "option name UCI_Chess960 type check default false").ok();
-                }
-                if let Some((name, _)) = &f.optimum {
-                    writeln!(
-                        out,
-                        "option name {name} type spin default 0 min -1000 max 1000"
-                    )
-                    .ok();
-                }
-                if !f.no_uciok {
-                    writeln!(out, "uciok").ok();
-                }
-            }
-            "ucinewgame" if f.deterministic => rng = Rng::new(f.seed.max(1)),
-            "setoption" => {
-                // setoption name NAME value V
-                let words: Vec<&str> = cmd.split_ascii_whitespace().collect();
-                if let (Some((name, _)), [_, "name", n, "value", v]) = (&f.optimum, &words[..]) {
-                    if n.eq_ignore_ascii_case(name) {
-                        tuned = v.parse().unwrap_or(0);
-                    }
-                }
-            }
-            "isready" if !f.no_readyok => {
+            "uci" => st.uci(&mut out),
+            "ucinewgame" if st.f.deterministic => st.rng = Rng::new(st.f.seed.max(1)),
+            "setoption" => st.setoption(cmd),
+            "isready" if !st.f.no_readyok => {
                 writeln!(out, "readyok").ok();
             }
-            "position" => match parse_position(cmd, mode) {
+            "position" => match parse_position(cmd, st.mode) {
                 Some(p) => {
-                    pos = p;
-                    ply = plies(cmd);
+                    st.pos = p;
+                    st.ply = plies(cmd);
                 }
                 None => {
                     writeln!(out, "info string cannot parse: {cmd}").ok();
                 }
             },
-            "go" => {
-                stamp(&mut stamps, "go");
-                for i in 0..f.stderr_flood {
-                    eprintln!("faulty-engine: debug noise {i}");
-                }
-                if reached(f.crash_after, searches) {
-                    out.flush().ok();
-                    eprintln!("faulty-engine: crashing on purpose at search {searches}");
-                    std::process::exit(3);
-                }
-                if reached(f.crash_at_ply, ply) {
-                    writeln!(out, "info depth 1 score cp 0 nodes 1 string about to crash").ok();
-                    out.flush().ok();
-                    eprintln!("faulty-engine: crashing on purpose at ply {ply}");
-                    std::process::exit(3);
-                }
-                if reached(f.slow_at_ply, ply) {
-                    std::thread::sleep(Duration::from_millis(f.slow_ms));
-                }
-                if reached(f.hang_after, searches) || reached(f.hang_at_ply, ply) {
-                    out.flush().ok();
-                    // Hang: ignore everything, including `stop` and `isready`, until killed.
-                    loop {
-                        std::thread::sleep(Duration::from_secs(3600));
-                    }
-                }
-                for i in 0..f.flood {
-                    writeln!(
-                        out,
-                        "info depth {} nodes {} score cp {} pv",
-                        i % 64,
-                        i,
-                        i % 100
-                    )
-                    .ok();
-                }
-                if f.long_line > 0 {
-                    let junk = "x".repeat(f.long_line);
-                    writeln!(out, "info string {junk}").ok();
-                }
-                std::thread::sleep(Duration::from_millis(f.move_ms));
-                let moves = pos.legal_moves();
-                let best = if reached(f.empty_after, searches) {
-                    "bestmove".to_owned()
-                } else if reached(f.garbage_after, searches) {
-                    writeln!(out, "\u{1}\u{7f} garbage {{{{ }}}} \u{fffd}").ok();
-                    writeln!(out, "info depth banana score cp").ok();
-                    "bestmove !!garbage!!".to_owned()
-                } else if reached(f.illegal_at_ply, ply) {
-                    // A search that believes in its move, as a buggy engine would.
-                    writeln!(out, "info depth 3 seldepth 4 score cp 12 nodes 99 pv a1a1").ok();
-                    "bestmove a1a1".to_owned()
-                } else if reached(f.illegal_after, searches)
-                    || rng.next_u64() % 1000 < f.illegal_rate
-                {
-                    "bestmove a1a1".to_owned()
-                } else if reached(f.null_after, searches) || moves.is_empty() {
-                    "bestmove 0000".to_owned()
-                } else if f.optimum.as_ref().is_some_and(|(_, target)| {
-                    (rng.next_u64() % 1000) < (tuned - target).unsigned_abs()
-                }) {
-                    // Resign: the runner's resign adjudication scores the game as lost.
-                    let m = &moves[0];
-                    writeln!(out, "info depth 1 score cp -1000 pv {}", m.to_uci(mode)).ok();
-                    format!("bestmove {}", m.to_uci(mode))
-                } else {
-                    let m = &moves[(rng.next_u64() % moves.len() as u64) as usize];
-                    let score = (rng.next_u64() % 41) as i64 - 20;
-                    writeln!(
-                        out,
-                        "info depth 1 seldepth 1 score cp {score} nodes 1 time 0 pv {}",
-                        m.to_uci(mode)
-                    )
-                    .ok();
-                    format!("bestmove {}", m.to_uci(mode))
-                };
-                writeln!(out, "{best}").ok();
-                stamp(&mut stamps, "bestmove");
-                searches += 1;
-            }
+            "go" => st.go(&mut out),
             "quit" => {
                 out.flush().ok();
-                std::thread::sleep(Duration::from_millis(f.quit_delay_ms));
+                std::thread::sleep(Duration::from_millis(st.f.quit_delay_ms));
                 return;
             }
             _ => {}

@@ -1,5 +1,5 @@
 //! Building one revision for a step: `sable` through the `rev:` cache
-//! (`tournament::revision`, one build per commit under `target/sable-revs/`), or a command of the
+//! (`plumbing::revision`, one build per commit under `target/sable-revs/`), or a command of the
 //! user's run in a git worktree of the revision (`--build CMD`, the engine at `--engine-path`
 //! inside it), or nothing (`--build none`, for a `--test` command that builds for itself).
 //!
@@ -8,11 +8,11 @@
 //! [`Builder::remove_trees`] removes them once it is over. A build that fails is reported, not
 //! raised: the commit is skipped, as `git bisect skip` would.
 
-use crate::tournament::revision::{build_revision, fnv};
-use indicatif::{ProgressBar, ProgressStyle};
+use crate::plumbing::hash::fnv;
+use crate::plumbing::progress::spin;
+use crate::plumbing::revision::{build_revision, worktree_add, worktree_remove};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
 
 /// How each revision is built.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -119,7 +119,7 @@ impl Builder {
                 });
                 match result {
                     Ok(exe) => built.engine = Some(exe),
-                    Err(e) => return Err(self.failure(short, "cargo build", &e)),
+                    Err(e) => return Err(self.failure(short, "cargo build", &e.to_string())),
                 }
             }
             BuildSpec::Command { cmd, engine_path } => {
@@ -185,40 +185,13 @@ impl Builder {
         }
         self.remove_tree(&dir);
         std::fs::create_dir_all(self.trees()).map_err(|e| format!("{}: {e}", dir.display()))?;
-        let out = Command::new("git")
-            .arg("-C")
-            .arg(&self.repo)
-            .args(["worktree", "add", "--detach", "--quiet"])
-            .arg(&dir)
-            .arg(hash)
-            .output()
-            .map_err(|e| format!("git worktree add: {e}"))?;
-        if !out.status.success() {
-            return Err(format!(
-                "git worktree add {}: {}",
-                dir.display(),
-                String::from_utf8_lossy(&out.stderr).trim()
-            ));
-        }
+        worktree_add(&self.repo, &dir, hash)?;
         Ok(dir)
     }
 
     fn remove_tree(&self, dir: &Path) {
         let _ = std::fs::remove_file(dir.with_extension("built"));
-        if dir.exists() {
-            let _ = Command::new("git")
-                .arg("-C")
-                .arg(&self.repo)
-                .args(["worktree", "remove", "--force"])
-                .arg(dir)
-                .output();
-            let _ = std::fs::remove_dir_all(dir);
-        }
-        let _ = Command::new("git")
-            .arg("-C")
-            .arg(&self.repo)
-            .args(["worktree", "prune"])
-            .output();
+        worktree_remove(&self.repo, dir);
     }
 
     /// Removes every worktree of this build (when the bisection is over).
@@ -233,22 +206,6 @@ impl Builder {
         }
         let _ = std::fs::remove_dir_all(self.trees());
     }
-}
-
-/// Runs `work` with a spinner and the elapsed time on stderr (when `verbose`).
-pub fn spin<T>(verbose: bool, what: &str, work: impl FnOnce() -> T) -> T {
-    if !verbose {
-        return work();
-    }
-    let bar = ProgressBar::new_spinner();
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}").expect("static template"),
-    );
-    bar.set_message(what.to_owned());
-    bar.enable_steady_tick(Duration::from_millis(200));
-    let out = work();
-    bar.finish_and_clear();
-    out
 }
 
 #[cfg(test)]

@@ -6,9 +6,9 @@
 //! commit (bisect the branch itself next, from the merge base to the merge's second parent).
 
 use crate::check::signature::parse_bench_line;
+use crate::plumbing::revision::git as git_in;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// One commit of the range.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -106,9 +106,7 @@ impl std::error::Error for HistoryError {}
 
 /// Runs git in `repo` and returns its stdout.
 fn git(repo: &Path, args: &[&str]) -> Result<String, HistoryError> {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(repo)
+    let out = git_in(repo)
         .args(args)
         .output()
         .map_err(|e| HistoryError::Git {
@@ -183,9 +181,7 @@ fn log(repo: &Path, args: &[&str]) -> Result<Vec<Commit>, HistoryError> {
 pub fn read(repo: &Path, good: &str, bad: &str) -> Result<History, HistoryError> {
     let good_hash = resolve(repo, "--good", good)?;
     let bad_hash = resolve(repo, "--bad", bad)?;
-    let ancestor = Command::new("git")
-        .arg("-C")
-        .arg(repo)
+    let ancestor = git_in(repo)
         .args(["merge-base", "--is-ancestor", &good_hash, &bad_hash])
         .status()
         .map_err(|e| HistoryError::Git {
@@ -245,7 +241,7 @@ mod tests {
 
     #[test]
     fn this_repository_reads_as_a_first_parent_range() {
-        let Ok(repo) = crate::tournament::revision::repo_root() else {
+        let Ok(repo) = crate::plumbing::revision::repo_root() else {
             return; // Not in a git checkout (e.g. a source tarball).
         };
         let Ok(h) = read(Path::new(&repo), "HEAD~2", "HEAD") else {

@@ -18,9 +18,9 @@ mod search;
 pub mod state;
 pub mod step;
 
+use crate::plumbing::lock;
 use crate::stats::{Model, Sprt};
 use crate::tournament::cli::MatchArgs;
-use crate::tournament::lock;
 use build::{BuildSpec, Builder};
 use history::History;
 use plan::PlanCommit;
@@ -196,6 +196,6 @@ pub fn run(o: &Options) -> anyhow::Result<i32> {
 
 /// Used by the `bisect` command to find the repository of the current folder.
 pub fn repo_root() -> anyhow::Result<PathBuf> {
-    crate::tournament::revision::repo_root()
+    crate::plumbing::revision::repo_root()
         .map_err(|e| anyhow::anyhow!("harness bisect runs inside a git repository: {e}"))
 }

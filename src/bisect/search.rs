@@ -9,8 +9,8 @@ use super::state::{State, Step};
 use super::step::{self, StepEnd};
 use super::{report, Mode, Options};
 use super::{EXIT_AMBIGUOUS, EXIT_CANNOT, EXIT_FOUND, EXIT_NO_REGRESSION, EXIT_UNDECIDED};
+use crate::plumbing::interrupt;
 use crate::stats::Sprt;
-use crate::tournament::interrupt;
 use std::path::PathBuf;
 
 /// A bisection under way.

@@ -3,15 +3,17 @@
 //! machinery), or the `--test` command run in its worktree, read like `git bisect run` reads an
 //! exit code.
 
-use super::build::{spin, Built};
+use super::build::Built;
 use super::history::Commit;
 use super::plan::Verdict;
 use super::state::{Evidence, Step};
+use crate::plumbing::interrupt;
+use crate::plumbing::progress::spin;
 use crate::stats::{Decision, Sprt};
 use crate::tournament::cli::{build_config, EngineGroups, MatchArgs};
 use crate::tournament::config::Stop;
 use crate::tournament::report::summaries;
-use crate::tournament::{interrupt, run_match};
+use crate::tournament::run_match;
 use std::path::Path;
 use std::process::Command;
 

@@ -2,8 +2,8 @@
 //! message of the latest commit that touches the engine overrides the signature recorded in
 //! `suites/bench.txt`, so a commit that changes search behaviour carries its own new signature.
 
+use crate::plumbing::revision::git as git_in;
 use std::path::Path;
-use std::process::Command;
 
 /// The expected bench node count and where it came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,9 +57,7 @@ fn latest_engine_commit(repo: &Path) -> Option<(String, String)> {
     if !repo.join(".git").exists() {
         return None;
     }
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(repo)
+    let out = git_in(repo)
         .args(["log", "-1", "--format=%h%n%B", "--", "engine/"])
         .output()
         .ok()?;
@@ -93,9 +91,7 @@ mod tests {
         // Not a git checkout: the recorded file.
         assert_eq!(expected(&repo).unwrap().nodes, recorded);
         let git = |args: &[&str]| {
-            let ok = Command::new("git")
-                .arg("-C")
-                .arg(&repo)
+            let ok = git_in(&repo)
                 .args(["-c", "user.name=t", "-c", "user.email=t@t"])
                 .args(args)
                 .output()

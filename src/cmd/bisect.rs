@@ -2,9 +2,9 @@
 //! against the good revision) or where a test command starts to fail (`--test`).
 
 use crate::bisect::{self, build::BuildSpec, Mode, Options};
+use crate::plumbing::interrupt;
 use crate::stats::Model;
 use crate::tournament::cli::MatchArgs;
-use crate::tournament::interrupt;
 use std::path::PathBuf;
 
 /// `--bench-skip on|off`.

@@ -3,6 +3,7 @@
 
 use crate::game::Variant;
 use crate::openings::{generate, Generation};
+use crate::plumbing::progress::{Reporter, Unit};
 use crate::tournament::engine_args::engine_from_words;
 use std::path::{Path, PathBuf};
 
@@ -67,7 +68,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         args.force,
         "--out",
     )?;
-    let judge = engine_from_words(&[], &words).map_err(anyhow::Error::msg)?;
+    let judge = engine_from_words(&[], &words)?;
     let generation = Generation {
         count: args.count,
         plies: args.plies,
@@ -77,11 +78,11 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         variant: args.variant,
         dfrc: args.dfrc,
     };
-    let bar = indicatif::ProgressBar::new(args.count as u64);
+    let bar = Reporter::new(true, "", Unit::OPENINGS, args.count as u64);
     let book = generate(&judge.spec, &generation, &mut |kept| {
         bar.set_position(kept as u64)
     });
-    bar.finish_and_clear();
+    bar.clear();
     let book = book?;
     book.write(&out)?;
     eprintln!(

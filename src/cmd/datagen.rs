@@ -1,12 +1,12 @@
 //! `harness datagen`: labelled positions from self-play of the in-process engine. The command
 //! line becomes a [`crate::datagen::run::Config`]; the loop is [`crate::datagen::run::run`].
 
-use crate::datagen::run::{self as datagen_run, read_book, Summary};
+use crate::datagen::run::{self as datagen_run, read_book};
 use crate::datagen::selfplay::GameOptions;
+use crate::plumbing::progress::{Reporter, Unit};
 use crate::report::plural;
 use crate::tablebase::{SyzygyRule, TbArgs};
-use indicatif::{ProgressBar, ProgressStyle};
-use sable::search::Limits;
+use crate::uci::limit::Limit;
 use std::path::PathBuf;
 
 /// Options of this subcommand.
@@ -23,7 +23,7 @@ pub struct Args {
     pub nodes: u64,
     /// Search depth per move instead of a node count.
     #[arg(long)]
-    pub depth: Option<i32>,
+    pub depth: Option<u32>,
     /// Random legal plies at the start of each game (after the book position, if any).
     #[arg(long, default_value_t = 8)]
     pub random_plies: usize,
@@ -87,12 +87,14 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         hash: args.hash,
         seed: args.seed,
     };
-    let mut bar = Bar(None);
+    let mut bar = Reporter::new(true, "", Unit::POSITIONS, cfg.positions as u64);
     let s = datagen_run::run(&cfg, &mut bar)?;
-    let Some(bar) = bar.0 else {
+    if s.games == 0 && s.total >= cfg.positions {
+        // The file had enough: the run played nothing.
+        bar.clear();
         println!("{}: already {} positions", args.out.display(), s.total);
         return Ok(0);
-    };
+    }
     bar.finish();
     println!(
         "{}: {} positions ({} new from {} games in {:.1}s, {:.0} positions/s)",
@@ -118,10 +120,8 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
 /// How each game is played and adjudicated.
 fn game_options(args: &Args, syzygy: Option<SyzygyRule>) -> GameOptions {
     GameOptions {
-        limits: match args.depth {
-            Some(d) => Limits::depth(d),
-            None => Limits::nodes(args.nodes),
-        },
+        // --nodes has a default, so it is the limit's default, not a flag given.
+        limits: Limit::from_flags(None, args.depth, None, Limit::Nodes(args.nodes)).search_limits(),
         random_plies: args.random_plies,
         win_score: args.win_score,
         win_plies: args.win_plies,
@@ -130,31 +130,5 @@ fn game_options(args: &Args, syzygy: Option<SyzygyRule>) -> GameOptions {
         draw_after: args.draw_after,
         max_plies: args.max_plies,
         syzygy,
-    }
-}
-
-/// The progress bar, drawn once games are played.
-struct Bar(Option<ProgressBar>);
-
-impl datagen_run::Progress for Bar {
-    fn start(&mut self, have: usize, want: usize) {
-        let bar = ProgressBar::new(want as u64).with_position(have as u64);
-        if let Ok(style) = ProgressStyle::with_template(
-            "{pos}/{len} positions [{elapsed_precise}] {wide_bar} {msg}",
-        ) {
-            bar.set_style(style);
-        }
-        self.0 = Some(bar);
-    }
-
-    fn game(&mut self, s: &Summary) {
-        if let Some(bar) = &self.0 {
-            bar.set_position(s.total as u64);
-            bar.set_message(format!(
-                "{} games, {:.0} pos/s",
-                s.games,
-                s.new as f64 / s.seconds
-            ));
-        }
     }
 }

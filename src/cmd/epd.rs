@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::suites::epd::read_suite;
+use crate::suites::epd::{read_suite, Suite};
 use crate::suites::epd_report::{
     compare_baseline, csv_rows, failures, read_csv, summary, write_csv,
 };
@@ -77,11 +77,7 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
     if args.concurrency == 0 {
         anyhow::bail!("--concurrency must be at least 1");
     }
-    let limit = match (args.movetime, args.nodes, args.depth) {
-        (_, Some(n), _) => Limit::Nodes(n),
-        (_, _, Some(d)) => Limit::Depth(d),
-        (ms, _, _) => Limit::Movetime(ms.unwrap_or(1000)),
-    };
+    let limit = Limit::from_flags(args.nodes, args.depth, args.movetime, Limit::Movetime(1000));
     // Every input is read, and the output claimed, before any engine starts: a missing
     // baseline or a taken CSV must not cost a run.
     let csv = crate::plumbing::output::named(args.csv.as_deref(), args.force, "--csv")?;
@@ -89,6 +85,40 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
         Some(path) => Some(read_csv(path).map_err(|e| anyhow::anyhow!("--baseline: {e:#}"))?),
         None => None,
     };
+    let suites = read_suites(&args)?;
+    if let Some(why) = missing_program(&engine) {
+        anyhow::bail!("{why}");
+    }
+    let config = EpdConfig {
+        suites,
+        engine,
+        limit,
+        concurrency: args.concurrency,
+        hang_timeout: Duration::from_secs(args.hang_timeout),
+        progress: true,
+    };
+    let report = run_epd(&config)?;
+    if !args.no_failures {
+        print!("{}", failures(&report));
+    }
+    print!("{}", summary(&report));
+    let rows = csv_rows(&report);
+    if let Some(path) = &csv {
+        write_csv(path, &rows)?;
+    }
+    if let Some(old) = &baseline {
+        let diff = compare_baseline(&rows, old, args.tolerance);
+        print!("{diff}");
+        if diff.regressed {
+            return Ok(1);
+        }
+    }
+    Ok(0)
+}
+
+/// Reads every suite, refusing one with nothing to solve (it would report `0 / 0` and exit 0:
+/// a gate that cannot fail) before any engine starts.
+fn read_suites(args: &Args) -> anyhow::Result<Vec<Suite>> {
     let suites = args
         .suites
         .iter()
@@ -121,32 +151,5 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
             }
         }
     }
-    if let Some(why) = missing_program(&engine) {
-        anyhow::bail!("{why}");
-    }
-    let config = EpdConfig {
-        suites,
-        engine,
-        limit,
-        concurrency: args.concurrency,
-        hang_timeout: Duration::from_secs(args.hang_timeout),
-        progress: true,
-    };
-    let report = run_epd(&config)?;
-    if !args.no_failures {
-        print!("{}", failures(&report));
-    }
-    print!("{}", summary(&report));
-    let rows = csv_rows(&report);
-    if let Some(path) = &csv {
-        write_csv(path, &rows)?;
-    }
-    if let Some(old) = &baseline {
-        let diff = compare_baseline(&rows, old, args.tolerance);
-        print!("{diff}");
-        if diff.regressed {
-            return Ok(1);
-        }
-    }
-    Ok(0)
+    Ok(suites)
 }

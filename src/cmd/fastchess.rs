@@ -5,10 +5,11 @@ use super::legacy_resume;
 use super::sprt_args::Stored;
 use crate::fastchess::args::{self, Action};
 use crate::fastchess::{output, translate};
+use crate::plumbing::interrupt;
 use crate::stats::{Model, Sprt};
 use crate::tournament::cli::build_config;
 use crate::tournament::config::Stop;
-use crate::tournament::{interrupt, run_match, MatchConfig};
+use crate::tournament::{run_match, MatchConfig};
 use anyhow::Context;
 use clap::Parser;
 

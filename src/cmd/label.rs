@@ -11,11 +11,12 @@
 //! re-started with the same command skips the positions already in OUT and goes on.
 
 use crate::datagen::labels::{already_labelled, label_records, ReferenceLabels};
-use crate::tablebase::{TbResults, TbTableArgs};
+use crate::plumbing::progress::{Reporter, Unit};
+use crate::tablebase::{SyzygyRule, TbResults, TbTableArgs};
 use crate::tune::dataset;
+use crate::uci::engine_spec;
+use crate::uci::limit::Limit;
 use crate::uci::pool::PoolConfig;
-use crate::uci::{engine_spec, GoParams};
-use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 
 /// Failed positions listed one by one (the rest are counted).
@@ -64,14 +65,69 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
     if args.data.is_empty() {
         anyhow::bail!("give at least one file of positions (harness label DATA... --engine ...)");
     }
-    let syzygy = match args.tb.rule(TbResults::Both)? {
+    let syzygy = tables(&args)?;
+    let records = read_records(&args)?;
+    let done = already_labelled(&args.out)?;
+    anyhow::ensure!(
+        done <= records.len(),
+        "{} already holds {done} positions, more than the {} given: not the same input?",
+        args.out.display(),
+        records.len()
+    );
+    if done > 0 {
+        eprintln!(
+            "{}: {done} positions already labelled, going on",
+            args.out.display()
+        );
+    }
+    // --nodes has a default, so it is the limit's default, not a flag given.
+    let search = Limit::from_flags(None, args.depth, None, Limit::Nodes(args.nodes)).go_params();
+    let engines = match args.concurrency {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let config = ReferenceLabels {
+        syzygy,
+        ..ReferenceLabels::new(PoolConfig::new(spec, engines), search)
+    };
+    let bar = Reporter::new(true, "", Unit::POSITIONS, records.len() as u64);
+    bar.set_position(done as u64);
+    let summary = label_records(&records[done..], done + 1, &args.out, &config, &mut || {
+        bar.inc(1)
+    });
+    bar.clear();
+    let summary = summary?;
+    for failure in summary.failures.iter().take(SHOWN_FAILURES) {
+        eprintln!("no score: {failure}");
+    }
+    if summary.failures.len() > SHOWN_FAILURES {
+        eprintln!("no score: {} more", summary.failures.len() - SHOWN_FAILURES);
+    }
+    eprintln!(
+        "{}: {} positions labelled ({} from the tables; {} without a score: the engine failed \
+         on them)",
+        args.out.display(),
+        summary.labelled,
+        summary.from_tables,
+        summary.failures.len()
+    );
+    Ok(0)
+}
+
+/// The Syzygy tables of `--tb`, said aloud with their warnings.
+fn tables(args: &Args) -> anyhow::Result<Option<SyzygyRule>> {
+    Ok(match args.tb.rule(TbResults::Both)? {
         Some((rule, warnings)) => {
             eprintln!("Syzygy: {}", rule.tables.describe());
             warnings.iter().for_each(|w| eprintln!("warning: {w}"));
             Some(rule)
         }
         None => None,
-    };
+    })
+}
+
+/// The positions of every file, in order; a file that gives none is refused.
+fn read_records(args: &Args) -> anyhow::Result<Vec<dataset::Record>> {
     let mut records = Vec::new();
     for path in &args.data {
         let before = records.len();
@@ -90,55 +146,5 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
             }
         );
     }
-    let done = already_labelled(&args.out)?;
-    anyhow::ensure!(
-        done <= records.len(),
-        "{} already holds {done} positions, more than the {} given: not the same input?",
-        args.out.display(),
-        records.len()
-    );
-    if done > 0 {
-        eprintln!(
-            "{}: {done} positions already labelled, going on",
-            args.out.display()
-        );
-    }
-    let search = GoParams {
-        nodes: args.depth.is_none().then_some(args.nodes),
-        depth: args.depth,
-        ..GoParams::default()
-    };
-    let engines = match args.concurrency {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
-    let config = ReferenceLabels {
-        syzygy,
-        ..ReferenceLabels::new(PoolConfig::new(spec, engines), search)
-    };
-    let bar = ProgressBar::new(records.len() as u64).with_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} positions {per_sec} eta {eta}")
-            .expect("valid template"),
-    );
-    bar.set_position(done as u64);
-    let summary = label_records(&records[done..], done + 1, &args.out, &config, &mut || {
-        bar.inc(1)
-    });
-    bar.finish_and_clear();
-    let summary = summary?;
-    for failure in summary.failures.iter().take(SHOWN_FAILURES) {
-        eprintln!("no score: {failure}");
-    }
-    if summary.failures.len() > SHOWN_FAILURES {
-        eprintln!("no score: {} more", summary.failures.len() - SHOWN_FAILURES);
-    }
-    eprintln!(
-        "{}: {} positions labelled ({} from the tables; {} without a score: the engine failed \
-         on them)",
-        args.out.display(),
-        summary.labelled,
-        summary.from_tables,
-        summary.failures.len()
-    );
-    Ok(0)
+    Ok(records)
 }

@@ -1,9 +1,10 @@
 //! `harness match`: play a match between UCI engines (fastchess vocabulary).
 
+use crate::plumbing::interrupt;
 use crate::tournament::config::Stop;
 use crate::tournament::report::{print_final, print_speed};
 use crate::tournament::syzygy_report::print_syzygy_line;
-use crate::tournament::{interrupt, run_match, EXIT_NO_VERDICT};
+use crate::tournament::{run_match, EXIT_NO_VERDICT};
 
 /// Options of this subcommand (shared with `harness sprt`).
 pub use crate::tournament::cli::MatchArgs as Args;

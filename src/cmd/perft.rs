@@ -2,6 +2,7 @@
 //! position with shakmaty when a count is off, cross-check random positions, and (hidden)
 //! regenerate the built-in suite.
 
+use crate::plumbing::progress::{Reporter, Unit};
 use crate::suites::perft::{
     default_suite, parse_suite, run_with_progress, PerftCase, SuiteReport, DEFAULT_MAX_DEPTH,
     DEFAULT_SUITE_NAME,
@@ -10,7 +11,6 @@ use crate::suites::perft960::{chess960_suite, generate_960_suite, CHESS960_SUITE
 use crate::suites::perft_check::{check_position, random_check, RANDOM_CHECK_DEPTH};
 use crate::suites::perft_referee::{find_bug, generate_suite, Diagnosis};
 use anyhow::{bail, Context};
-use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 
 /// Options of this subcommand.
@@ -205,15 +205,9 @@ fn run_random(seeds: &[String], n: usize, seed: u64) -> anyhow::Result<i32> {
     if n == 0 {
         bail!("--random needs at least 1 position");
     }
-    let bar = ProgressBar::new(n as u64).with_style(
-        ProgressStyle::with_template(
-            "random positions [{bar:30}] {pos}/{len}, {elapsed} (eta {eta})",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .progress_chars("=> "),
-    );
+    let bar = Reporter::new(true, "random", Unit::POSITIONS, n as u64);
     let failures = random_check(seeds, n, seed, &|| bar.inc(1))?;
-    bar.finish_and_clear();
+    bar.clear();
     for f in failures.iter().take(20) {
         println!(
             "FAIL  {}  D{}: sable {}, shakmaty {}",

@@ -62,7 +62,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     for path in &args.pgn {
         // Every game is replayed by the one PGN reader: a large file takes a while.
         let what = format!("reading {}", path.display());
-        crate::bisect::build::spin(true, &what, || input.read(path))?;
+        crate::plumbing::progress::spin(true, &what, || input.read(path))?;
     }
     if input.games.is_empty() {
         bail!(

@@ -2,9 +2,9 @@
 
 use super::sprt_args::play;
 pub use super::sprt_args::Args;
+use crate::plumbing::interrupt;
 use crate::plumbing::output;
 use crate::stats::Sprt;
-use crate::tournament::interrupt;
 use std::path::Path;
 
 /// Runs the SPRT. Exit code: 0 = H1 accepted (dev is better), 1 = H0 accepted, 3 = no decision

@@ -8,17 +8,18 @@
 
 use super::legacy_resume;
 use super::sprt_args::{play, Args};
+use crate::plumbing::interrupt;
+use crate::plumbing::naming::{is_taken, main_of, stage_file};
 use crate::plumbing::output::first_free;
 use crate::stats::Sprt;
 use crate::tournament::cli::build_config;
-use crate::tournament::naming::{is_taken, main_of, stage_file};
 use crate::tournament::record::{StageRecord, StagesRecord};
 use crate::tournament::report::summaries;
 use crate::tournament::resume::{ResultsFile, StoredRun};
 use crate::tournament::stages::{
     report, run_stages, verdict_words, StageResult, StageSpec, STAGES,
 };
-use crate::tournament::{interrupt, MatchConfig, RunRecord};
+use crate::tournament::{MatchConfig, RunRecord};
 use anyhow::{bail, Context as _};
 use std::path::{Path, PathBuf};
 
@@ -147,7 +148,7 @@ fn default_main() -> PathBuf {
 
 /// The main results file and the stage of a stage's file.
 fn stage_of(path: &Path) -> anyhow::Result<(PathBuf, usize)> {
-    main_of(path).with_context(|| {
+    main_of(path, &STAGES).with_context(|| {
         format!(
             "{}: a two-stage SPRT's file is named <main>.stc.json or <main>.ltc.json",
             path.display()

@@ -4,14 +4,14 @@
 
 use crate::game::Variant;
 use crate::openings::openings_from_words;
+use crate::plumbing::interrupt;
+use crate::plumbing::progress::{Reporter, Unit};
 use crate::spsa::run::{self as spsa_run, Ended, Outcome};
-use crate::spsa::{format_value, parse_input, Param};
+use crate::spsa::{format_value, parse_input};
 use crate::tablebase::TbArgs;
 use crate::tournament::cli::syzygy_rule;
 use crate::tournament::engine_args::{adjudication, engine_from_words};
-use crate::tournament::interrupt;
 use anyhow::Context;
-use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 
 /// Options of this subcommand.
@@ -88,15 +88,11 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let cfg = config(&args)?;
     interrupt::install();
-    let mut bar = Bar {
-        quiet: args.quiet,
-        bar: None,
-        planned: 0,
-    };
+    // The bar, or off a terminal (a log file, CI) one line an iteration; nothing with --quiet.
+    let mut bar = Reporter::new(!args.quiet, "SPSA", Unit::ITERATIONS, 0)
+        .with_lines("SPSA", Unit::ITERATIONS);
     let outcome = spsa_run::run(&cfg, &mut bar)?;
-    if let Some(bar) = &bar.bar {
-        bar.finish_and_clear();
-    }
+    bar.clear();
     match &outcome.ended {
         Ended::NotStarted(why) => {
             eprintln!("SPSA stopped before it started: {why}");
@@ -133,7 +129,7 @@ fn config(args: &Args) -> anyhow::Result<spsa_run::Config> {
         true => args.plot.clone(),
         false => crate::plumbing::output::named(args.plot.as_deref(), args.force, "--plot")?,
     };
-    let mut engine = engine_from_words(&args.each, &args.engine).map_err(anyhow::Error::msg)?;
+    let mut engine = engine_from_words(&args.each, &args.engine)?;
     if args.variant == Variant::Chess960 {
         engine.spec.set_option("UCI_Chess960", "true");
     }
@@ -148,8 +144,7 @@ fn config(args: &Args) -> anyhow::Result<spsa_run::Config> {
         None => None,
     };
     let (book, book_name) = openings_from_words(&args.openings, args.seed, args.variant)?;
-    let mut adjudication =
-        adjudication(&args.draw, &args.resign, args.maxmoves).map_err(anyhow::Error::msg)?;
+    let mut adjudication = adjudication(&args.draw, &args.resign, args.maxmoves)?;
     adjudication.syzygy = syzygy_rule(&args.tb, args.quiet)?;
     Ok(spsa_run::Config {
         engine,
@@ -168,62 +163,6 @@ fn config(args: &Args) -> anyhow::Result<spsa_run::Config> {
         emit_rust: args.emit_rust.clone(),
         verbose: !args.quiet,
     })
-}
-
-/// The progress bar, drawn from the first iteration on (none with --quiet). Off a terminal
-/// (a log file, CI), where indicatif draws nothing, one line an iteration instead.
-struct Bar {
-    quiet: bool,
-    bar: Option<ProgressBar>,
-    /// The iterations planned, for the lines off a terminal.
-    planned: u32,
-}
-
-impl spsa_run::Progress for Bar {
-    fn start(&mut self, done: u32, iterations: u32) {
-        self.planned = iterations;
-        if self.quiet {
-            return;
-        }
-        if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-            eprintln!("SPSA: {done} of {iterations} iterations done");
-            return;
-        }
-        let bar = ProgressBar::new(u64::from(iterations)).with_style(
-            ProgressStyle::with_template(
-                "SPSA [{bar:30}] {pos}/{len} iterations, {elapsed} (eta {eta}) {msg}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        bar.set_position(u64::from(done));
-        self.bar = Some(bar);
-    }
-
-    fn iteration(&mut self, k: u32, params: &[Param]) {
-        match &self.bar {
-            Some(bar) => {
-                bar.inc(1);
-                bar.set_message(summary_message(params));
-            }
-            None if !self.quiet => {
-                eprintln!(
-                    "SPSA iteration {k}/{}: {}",
-                    self.planned,
-                    summary_message(params)
-                );
-            }
-            None => {}
-        }
-    }
-}
-
-fn summary_message(params: &[Param]) -> String {
-    params
-        .iter()
-        .take(3)
-        .map(|p| format!("{}={}", p.name, format_value(p, p.value)))
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// The values (OpenBench's output form and `setoption` lines) and the files written.

@@ -1,14 +1,15 @@
 //! `harness suite-gen`: make an EPD test suite from a PGN of games with a reference engine.
 
+use crate::plumbing::progress::{Reporter, Unit};
 use std::io::Write;
 use std::path::PathBuf;
 
 use crate::suites::epd_gen::{
-    analyse_all, collect_positions, epd_line, judge, random_playout_positions, verify_mate,
-    CollectOptions, Dropped, Selection,
+    analyse_all, choose, collect_positions, random_playout_positions, Chosen, CollectOptions,
+    Dropped, Output, Selection,
 };
-use crate::suites::epd_run::Limit;
 use crate::uci::engine_spec;
+use crate::uci::limit::Limit;
 
 /// Candidates the oracle failed on that are listed one by one (the rest are counted).
 const SHOWN_FAILURES: usize = 10;
@@ -95,11 +96,7 @@ pub struct Args {
 
 /// Runs the subcommand; returns the process exit code.
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let limit = match (args.depth, args.movetime, args.nodes) {
-        (_, Some(ms), _) => Limit::Movetime(ms),
-        (_, _, Some(n)) => Limit::Nodes(n),
-        (d, _, _) => Limit::Depth(d.unwrap_or(12)),
-    };
+    let limit = Limit::from_flags(args.nodes, args.depth, args.movetime, Limit::Depth(12));
     let path = crate::plumbing::output::resolve(Some(&args.out), &args.out, args.force, "--out")?;
     let (oracle, rest) = engine_spec(&args.oracle, &args.options)?;
     if let Some(word) = rest.first() {
@@ -126,65 +123,45 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         );
     }
     eprintln!("{} distinct candidate positions", candidates.len());
-    let bar = indicatif::ProgressBar::new(candidates.len() as u64);
+    let bar = Reporter::new(true, "", Unit::POSITIONS, candidates.len() as u64);
     let analyses = analyse_all(&candidates, &oracle, limit, args.concurrency, &|| {
         bar.inc(1)
     })?;
-    bar.finish_and_clear();
+    bar.clear();
     let selection = Selection {
         margin: args.margin,
         max_second: args.max_second,
         keep_recaptures: args.keep_recaptures,
         mates_only: args.mates_only,
     };
+    let output = Output {
+        max_per_mate: args.max_per_mate,
+        max_positions: args.max_positions,
+        id_prefix: args.id_prefix.clone(),
+    };
+    let chosen = choose(&candidates, &analyses, &selection, &output);
+    report(&args, &path, &chosen)
+}
+
+/// Writes the suite and says what was left out.
+fn report(args: &Args, path: &std::path::Path, chosen: &Chosen) -> anyhow::Result<i32> {
+    let Chosen {
+        lines,
+        failed,
+        unverified,
+        dropped,
+    } = chosen;
     let mut out = std::io::BufWriter::new(
-        std::fs::File::create(&path)
+        std::fs::File::create(path)
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?,
     );
-    let (mut written, mut unverified) = (0, 0);
-    let mut failed = Vec::new();
-    let mut per_mate = std::collections::HashMap::<u32, usize>::new();
-    let mut dropped = std::collections::BTreeMap::<Dropped, usize>::new();
-    for (c, a) in candidates.iter().zip(&analyses) {
-        let a = match a {
-            Ok(a) => a,
-            Err(failure) => {
-                failed.push(failure);
-                continue;
-            }
-        };
-        if let Err(why) = judge(c, a, &selection) {
-            *dropped.entry(why).or_default() += 1;
-            continue;
-        }
-        let verified = if args.mates_only.is_some() {
-            match verify_mate(c, a) {
-                Some(n) => Some(n),
-                None => {
-                    unverified += 1;
-                    continue;
-                }
-            }
-        } else {
-            None
-        };
-        if let Some(n) = verified {
-            let count = per_mate.entry(n).or_default();
-            if args.max_per_mate.is_some_and(|max| *count >= max) {
-                continue;
-            }
-            *count += 1;
-        }
-        written += 1;
-        let id = format!("{}.{written}", args.id_prefix);
-        writeln!(out, "{}", epd_line(c, a, &id, verified))?;
-        if args.max_positions.is_some_and(|m| written >= m) {
-            break;
-        }
+    for line in lines {
+        writeln!(out, "{line}")?;
     }
     out.flush()?;
     eprintln!(
-        "wrote {written} positions to {} ({} not analysed, {unverified} mates not verified)",
+        "wrote {} positions to {} ({} not analysed, {unverified} mates not verified)",
+        lines.len(),
         path.display(),
         failed.len()
     );
@@ -194,7 +171,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     if failed.len() > SHOWN_FAILURES {
         eprintln!("not analysed: {} more", failed.len() - SHOWN_FAILURES);
     }
-    for (why, n) in &dropped {
+    for (why, n) in dropped {
         eprintln!(
             "dropped {n:>6}: {}",
             why.describe(args.margin, args.max_second)

@@ -10,6 +10,7 @@ use super::labels::LabelWriter;
 use super::selfplay::{self, GameOptions};
 use crate::game::Variant;
 use crate::openings as book;
+use crate::plumbing::progress::{Describe, Progress};
 use crate::tune::dataset::Record;
 use anyhow::Context;
 use sable::rng::Rng;
@@ -56,15 +57,16 @@ pub struct Summary {
     pub duplicates: usize,
 }
 
-/// Receives the run's progress (the CLI draws a bar; tests use `()`).
-pub trait Progress {
-    /// Called before the first game: the positions in the file and the positions asked for.
-    fn start(&mut self, _have: usize, _want: usize) {}
-    /// Called after each game is written, with the run's figures so far.
-    fn game(&mut self, _so_far: &Summary) {}
+/// What the progress reporter shows after each game: the games and the pace.
+impl Describe for Summary {
+    fn describe(&self) -> String {
+        format!(
+            "{} games, {:.0} pos/s",
+            self.games,
+            self.new as f64 / self.seconds
+        )
+    }
 }
-
-impl Progress for () {}
 
 /// The book's positions (EPD or FEN lines, as a match's `--openings format=epd` reads them).
 pub fn read_book(path: &Path) -> anyhow::Result<Vec<Chess>> {
@@ -78,7 +80,10 @@ pub fn read_book(path: &Path) -> anyhow::Result<Vec<Chess>> {
 
 /// Plays games until `cfg.out` holds `cfg.positions` positions; nothing is played when it
 /// holds them already.
-pub fn run(cfg: &Config, progress: &mut dyn Progress) -> anyhow::Result<Summary> {
+/// `progress` hears the positions in the file and those asked for before the first game (not
+/// at all when the file has enough), then the positions in the file and the run's figures
+/// after each game.
+pub fn run(cfg: &Config, progress: &mut dyn Progress<Summary>) -> anyhow::Result<Summary> {
     let mut writer = LabelWriter::open(&cfg.out)?;
     let mut summary = Summary {
         total: writer.count,
@@ -91,7 +96,7 @@ pub fn run(cfg: &Config, progress: &mut dyn Progress) -> anyhow::Result<Summary>
     if writer.count >= cfg.positions {
         return Ok(summary);
     }
-    progress.start(writer.count, cfg.positions);
+    progress.start(writer.count as u64, cfg.positions as u64);
     let threads = match cfg.threads {
         0 => rayon::current_num_threads(),
         n => n,
@@ -125,7 +130,7 @@ pub fn run(cfg: &Config, progress: &mut dyn Progress) -> anyhow::Result<Summary>
             summary.new = writer.count - start_count;
             summary.games += 1;
             summary.seconds = t0.elapsed().as_secs_f64();
-            progress.game(&summary);
+            progress.step(summary.total as u64, &summary);
             if writer.count >= cfg.positions {
                 stop.store(true, Ordering::Relaxed);
             }
@@ -236,11 +241,12 @@ mod tests {
         games: Vec<Summary>,
     }
 
-    impl Progress for Seen {
-        fn start(&mut self, have: usize, want: usize) {
-            self.start = Some((have, want));
+    impl Progress<Summary> for Seen {
+        fn start(&mut self, have: u64, want: u64) {
+            self.start = Some((have as usize, want as usize));
         }
-        fn game(&mut self, so_far: &Summary) {
+        fn step(&mut self, done: u64, so_far: &Summary) {
+            assert_eq!(done, so_far.total as u64);
             self.games.push(*so_far);
         }
     }

@@ -15,7 +15,7 @@ use crate::game::rules::History;
 use crate::game::Outcome;
 use crate::tablebase::SyzygyRule;
 use crate::tune::dataset::Record;
-use crate::uci::{Info, Score};
+use crate::uci::Score;
 use sable::board::Board;
 use sable::rng::Rng;
 use sable::search::{Limits, NoReport, Searcher};
@@ -144,13 +144,6 @@ fn white_view(score: i32, turn: Color) -> i32 {
     }
 }
 
-/// The engine's score as the adjudicator reads an engine's `info score` (mates in full moves).
-fn uci_score(score: sable::search::Score) -> Option<Score> {
-    Info::parse(&format!("info score {}", score.to_uci()))
-        .ok()?
-        .score
-}
-
 /// Plays one game; returns its labelled quiet positions (empty if `stop` was raised meanwhile).
 pub fn play_game(
     searcher: &mut Searcher,
@@ -219,7 +212,7 @@ pub fn play_game_counted(
         if let Some(tb) = adjudicator.tablebase(&pos, &history) {
             break tb.outcome;
         }
-        match adjudicator.after_move(mover, fullmove, uci_score(r.score)) {
+        match adjudicator.after_move(mover, fullmove, Some(Score::from(r.score))) {
             None => {}
             Some(Verdict::Draw | Verdict::MaxMoves) => break Outcome::Draw,
             Some(Verdict::Resign(loser)) => break Outcome::win_for(!loser),
@@ -384,11 +377,23 @@ mod tests {
         assert_eq!(first_verdict(10), Some((59, Verdict::Draw)));
         // Neither: the 400th ply ends it.
         assert_eq!(first_verdict(500), Some((399, Verdict::MaxMoves)));
-        // The engine's scores reach the adjudicator as an engine's `info score` would.
+        // The engine's scores reach the adjudicator as an engine's `info score` would: the
+        // value equals the engine's own `info score` text read back by the UCI parser.
         use sable::search::Score as EngineScore;
-        assert_eq!(uci_score(EngineScore::Cp(-40)), Some(Score::Cp(-40)));
-        assert_eq!(uci_score(EngineScore::Mate(3)), Some(Score::Mate(2)));
-        assert_eq!(uci_score(EngineScore::Mate(-2)), Some(Score::Mate(-1)));
+        for s in [
+            EngineScore::Cp(-40),
+            EngineScore::Cp(0),
+            EngineScore::Mate(1),
+            EngineScore::Mate(3),
+            EngineScore::Mate(4),
+            EngineScore::Mate(-2),
+            EngineScore::Mate(-5),
+        ] {
+            let text = crate::uci::Info::parse(&format!("info score {}", s.to_uci())).unwrap();
+            assert_eq!(Some(Score::from(s)), text.score, "{s:?}");
+        }
+        assert_eq!(Score::from(EngineScore::Mate(3)), Score::Mate(2));
+        assert_eq!(Score::from(EngineScore::Mate(-2)), Score::Mate(-1));
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Where a run keeps its failure cases: a folder (the runner names it `<results-stem>.failures/`
-//! beside the results file, `tournament::naming::failures`), one file a failed game (`game-000123-illegal-move.txt`), at most `--max-failure-files` of them, so
+//! beside the results file, `plumbing::naming::failures`), one file a failed game (`game-000123-illegal-move.txt`), at most `--max-failure-files` of them, so
 //! that an engine that fails every game cannot fill the disk. The files of a resumed run count
 //! against the same bound.
 
@@ -44,7 +44,7 @@ fn is_case_file(name: &str) -> bool {
 impl FailureFiles {
     /// The failure folder `dir`, keeping at most `max` case files (those already there count).
     /// Nothing is created until the first failure. The folder's name is the runner's to choose
-    /// (`tournament::naming::failures`): this room stays below the runner.
+    /// (`plumbing::naming::failures`): this room stays below the runner.
     pub fn new(dir: &Path, max: usize) -> FailureFiles {
         let dir = dir.to_path_buf();
         let present = std::fs::read_dir(&dir)

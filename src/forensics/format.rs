@@ -129,6 +129,25 @@ pub fn replay_command(file: &Path) -> String {
 /// The case as the text of `file` (the file's own path goes into the replay command).
 pub fn to_text(case: &FailureCase, file: &Path) -> String {
     let mut out = String::new();
+    write_header(&mut out, case, file);
+    write_fields(&mut out, case, file);
+    out.push('\n');
+    for e in &case.transcript.entries {
+        let _ = writeln!(
+            out,
+            "+{}.{:06} {} {} {}",
+            e.at_us / 1_000_000,
+            e.at_us % 1_000_000,
+            e.source,
+            e.kind.mark(),
+            escape(&e.text)
+        );
+    }
+    out
+}
+
+/// The `#` lines a reader sees first: what failed, how to replay it, the engines' commands.
+fn write_header(out: &mut String, case: &FailureCase, file: &Path) {
     let failing = case.failing();
     let _ = writeln!(
         out,
@@ -156,6 +175,11 @@ pub fn to_text(case: &FailureCase, file: &Path) -> String {
         "# Below: `key: value` lines, a blank line, the UCI transcript (seconds since the game \
          started, side, > sent, < received, ! stderr, # harness note, the line).\n",
     );
+}
+
+/// The `key: value` lines, in the order [`read`] expects them.
+fn write_fields(out: &mut String, case: &FailureCase, file: &Path) {
+    let failing = case.failing();
     let mut kv = |key: &str, value: &str| {
         let _ = writeln!(out, "{key}: {}", escape(value));
     };
@@ -206,19 +230,6 @@ pub fn to_text(case: &FailureCase, file: &Path) -> String {
     }
     kv("replay", &replay_command(file));
     kv("transcript.dropped", &case.transcript.dropped.to_string());
-    out.push('\n');
-    for e in &case.transcript.entries {
-        let _ = writeln!(
-            out,
-            "+{}.{:06} {} {} {}",
-            e.at_us / 1_000_000,
-            e.at_us % 1_000_000,
-            e.source,
-            e.kind.mark(),
-            escape(&e.text)
-        );
-    }
-    out
 }
 
 /// Reads the case file at `path`.

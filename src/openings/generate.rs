@@ -17,7 +17,6 @@ use std::time::Duration;
 
 /// How long the judging engine may take to start and to answer one search: generous, since a
 /// depth-limited search has no clock, but bounded so a hung engine ends the run.
-const START_TIMEOUT: Duration = Duration::from_secs(10);
 const SEARCH_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Random openings tried per opening asked for before giving up: a window no opening falls in
@@ -118,7 +117,8 @@ pub fn generate(
     on_kept: &mut dyn FnMut(usize),
 ) -> Result<GeneratedBook, GenerateError> {
     let spec = judging_spec(judge, generation.variant);
-    let mut engine = Engine::start(&spec, START_TIMEOUT).map_err(GenerateError::Start)?;
+    let mut engine =
+        Engine::start(&spec, crate::plumbing::timeouts::STARTUP).map_err(GenerateError::Start)?;
     let book = judge_openings(&mut engine, generation, on_kept);
     engine.quit(Duration::from_millis(500));
     book

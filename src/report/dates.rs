@@ -18,6 +18,11 @@ pub fn pgn_time(t: SystemTime) -> String {
     format!("{} +0000", &stamp[..19])
 }
 
+/// Today's date (UTC) as `2026-11-25`, for default file names.
+pub fn today() -> String {
+    utc_timestamp(SystemTime::now())[..10].to_owned()
+}
+
 /// `2026-11-25T10:04:05.123Z` (UTC, milliseconds), for logs.
 pub fn utc_timestamp(t: SystemTime) -> String {
     let d = since_epoch(t);

@@ -10,11 +10,13 @@ use super::{
     Perturbation, Schedule,
 };
 use crate::game::{Adjudication, Opening, Variant};
+use crate::plumbing::progress::{Describe, Progress};
+use crate::plumbing::{lock, naming};
 use crate::report::plot::{write_svg, LineChart};
 use crate::tournament::config::Stop;
 use crate::tournament::preflight::missing_program;
 use crate::tournament::revision::resolve_engine_revision;
-use crate::tournament::{lock, naming, run_match, EngineConfig, MatchConfig};
+use crate::tournament::{run_match, EngineConfig, MatchConfig};
 use anyhow::bail;
 use std::path::{Path, PathBuf};
 
@@ -86,21 +88,22 @@ pub struct Outcome {
     pub emitted: Option<PathBuf>,
 }
 
-/// Receives the run's progress (the CLI draws a bar; tests use `()`).
-pub trait Progress {
-    /// Called once before the first iteration: the iterations done already and planned.
-    fn start(&mut self, _done: u32, _iterations: u32) {}
-    /// Called after iteration `k` with the values after its update.
-    fn iteration(&mut self, _k: u32, _params: &[Param]) {}
+/// What the progress reporter shows after an iteration: the first three values.
+impl Describe for [Param] {
+    fn describe(&self) -> String {
+        self.iter()
+            .take(3)
+            .map(|p| format!("{}={}", p.name, super::format_value(p, p.value)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
 }
 
-impl Progress for () {}
-
 /// Runs (or resumes) the tuner.
-pub fn run(cfg: &Config, progress: &mut dyn Progress) -> anyhow::Result<Outcome> {
+pub fn run(cfg: &Config, progress: &mut dyn Progress<[Param]>) -> anyhow::Result<Outcome> {
     check_counts(cfg.iterations, cfg.pairs_per)?;
     let mut engine = cfg.engine.clone();
-    resolve_engine_revision(&mut engine, cfg.verbose).map_err(anyhow::Error::msg)?;
+    resolve_engine_revision(&mut engine, cfg.verbose)?;
     let mut outcome = Outcome {
         ended: Ended::Done,
         out: PathBuf::new(),
@@ -125,7 +128,7 @@ pub fn run(cfg: &Config, progress: &mut dyn Progress) -> anyhow::Result<Outcome>
     }
     let done = open_history(&outcome.out, cfg.resume, &mut outcome.params)?;
     outcome.start = outcome.params.iter().map(|p| p.value).collect();
-    progress.start(done, cfg.iterations);
+    progress.start(done.into(), cfg.iterations.into());
     if let Some(ended) = iterate(cfg, &engine, done, &mut outcome, progress)? {
         outcome.ended = ended;
         if !matches!(outcome.ended, Ended::Interrupted(_)) {
@@ -166,7 +169,7 @@ fn iterate(
     engine: &EngineConfig,
     done: u32,
     outcome: &mut Outcome,
-    progress: &mut dyn Progress,
+    progress: &mut dyn Progress<[Param]>,
 ) -> anyhow::Result<Option<Ended>> {
     let schedule = Schedule::new(cfg.iterations);
     for k in done + 1..=cfg.iterations {
@@ -186,7 +189,7 @@ fn iterate(
             [t.wins, t.losses, t.draws],
             &outcome.params,
         )?;
-        progress.iteration(k, &outcome.params);
+        progress.step(k.into(), &outcome.params);
     }
     Ok(None)
 }
@@ -261,7 +264,12 @@ pub fn out_file(out: Option<&Path>, resume: bool, engine: &str) -> anyhow::Resul
     if let Some(out) = out {
         return Ok(out.to_owned());
     }
-    let today = naming::default_results("spsa", &[engine.to_owned()], &naming::today(), "csv");
+    let today = naming::default_results(
+        "spsa",
+        &[engine.to_owned()],
+        &crate::report::dates::today(),
+        "csv",
+    );
     if !resume {
         let (free, numbered) = naming::first_free(&today);
         if numbered {

@@ -13,9 +13,9 @@ use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
 use super::epd::san;
 use super::epd_mate::{mating_moves, shortest_mate};
-use super::epd_run::Limit;
 use crate::game::pgn::PgnReader;
 use crate::game::Variant;
+use crate::uci::limit::Limit;
 use crate::uci::pool::{self, Job, JobError, JobFailure, PoolConfig, PoolError};
 use crate::uci::{Engine, EngineSpec, Info, Score};
 
@@ -270,7 +270,7 @@ pub fn analyse(
     let pos = &c.position;
     let fen = Fen::from_position(pos, EnPassantMode::Legal).to_string();
     engine.new_game()?;
-    engine.is_ready(Duration::from_secs(10))?;
+    engine.is_ready(crate::plumbing::timeouts::STARTUP)?;
     engine.set_position::<&str>(Some(&fen), &[])?;
     let params = limit.go_params();
     let mut lines: [Option<(String, Score, u32)>; 2] = [None, None];
@@ -414,6 +414,78 @@ pub fn analyse_all(
         },
     )?;
     Ok(run.outcomes)
+}
+
+/// How many positions to write, and their names.
+#[derive(Clone, Debug)]
+pub struct Output {
+    /// At most this many positions for each mate length (with `mates_only`).
+    pub max_per_mate: Option<usize>,
+    /// At most this many positions in all.
+    pub max_positions: Option<usize>,
+    /// Each line's `id` is `PREFIX.N`, N counting the written lines from 1.
+    pub id_prefix: String,
+}
+
+/// The suite chosen from the analysed candidates, and what was left out.
+#[derive(Debug, Default)]
+pub struct Chosen<'a> {
+    /// The suite's EPD lines, in the candidates' order.
+    pub lines: Vec<String>,
+    /// The candidates the oracle failed on.
+    pub failed: Vec<&'a JobFailure>,
+    /// Mates the oracle claimed that the mate search could not confirm.
+    pub unverified: usize,
+    /// Candidates dropped by the selection rules, by reason.
+    pub dropped: std::collections::BTreeMap<Dropped, usize>,
+}
+
+/// Chooses the suite: each analysed candidate judged by `sel` ([`judge`]), mates verified
+/// ([`verify_mate`]) and counted per length, until `out.max_positions`.
+pub fn choose<'a>(
+    candidates: &[Candidate],
+    analyses: &'a [Result<Analysis, JobFailure>],
+    sel: &Selection,
+    out: &Output,
+) -> Chosen<'a> {
+    let mut chosen = Chosen::default();
+    let mut per_mate = std::collections::HashMap::<u32, usize>::new();
+    for (c, a) in candidates.iter().zip(analyses) {
+        let a = match a {
+            Ok(a) => a,
+            Err(failure) => {
+                chosen.failed.push(failure);
+                continue;
+            }
+        };
+        if let Err(why) = judge(c, a, sel) {
+            *chosen.dropped.entry(why).or_default() += 1;
+            continue;
+        }
+        let verified = match sel.mates_only {
+            None => None,
+            Some(_) => match verify_mate(c, a) {
+                Some(n) => Some(n),
+                None => {
+                    chosen.unverified += 1;
+                    continue;
+                }
+            },
+        };
+        if let Some(n) = verified {
+            let count = per_mate.entry(n).or_default();
+            if out.max_per_mate.is_some_and(|max| *count >= max) {
+                continue;
+            }
+            *count += 1;
+        }
+        let id = format!("{}.{}", out.id_prefix, chosen.lines.len() + 1);
+        chosen.lines.push(epd_line(c, a, &id, verified));
+        if out.max_positions.is_some_and(|m| chosen.lines.len() >= m) {
+            break;
+        }
+    }
+    chosen
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! Running EPD suites against a UCI engine: the one engine pool (`uci::pool`), one position at a
 //! time per engine, with crash and hang recovery that costs only the position at hand.
 
+use crate::plumbing::progress::{Reporter, Unit};
 use std::io::IsTerminal;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
@@ -11,48 +12,11 @@ use shakmaty::{Chess, Move};
 use super::epd::{san, san_list, EpdPosition, Suite};
 use super::epd_score::{score, PvSample, SearchTrace, Verdict};
 use crate::uci::pool::{self, Job, JobError, PoolConfig};
-use crate::uci::{Engine, EngineSpec, GoParams, Info, UciError};
+use crate::uci::{Engine, EngineSpec, Info, UciError};
 
-/// How long each position is searched.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Limit {
-    /// `go movetime MS`.
-    Movetime(u64),
-    /// `go nodes N` (deterministic for a single-threaded engine: prefer it for baselines).
-    Nodes(u64),
-    /// `go depth N`.
-    Depth(u32),
-}
-
-impl Limit {
-    /// The `go` parameters for this limit.
-    pub fn go_params(self) -> GoParams {
-        match self {
-            Limit::Movetime(ms) => GoParams {
-                movetime: Some(ms),
-                ..GoParams::default()
-            },
-            Limit::Nodes(n) => GoParams {
-                nodes: Some(n),
-                ..GoParams::default()
-            },
-            Limit::Depth(d) => GoParams {
-                depth: Some(d),
-                ..GoParams::default()
-            },
-        }
-    }
-}
-
-impl std::fmt::Display for Limit {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Limit::Movetime(ms) => write!(f, "movetime {ms} ms"),
-            Limit::Nodes(n) => write!(f, "nodes {n}"),
-            Limit::Depth(d) => write!(f, "depth {d}"),
-        }
-    }
-}
+/// How long each position is searched: the one search limit of the harness
+/// ([`crate::uci::limit`]).
+pub use crate::uci::limit::Limit;
 
 /// Everything a run needs.
 #[derive(Clone, Debug)]
@@ -148,7 +112,8 @@ pub fn run_epd(config: &EpdConfig) -> anyhow::Result<EpdReport> {
         .iter()
         .flat_map(|s| s.positions.iter().map(move |p| Task(s, p)))
         .collect();
-    let bar = progress_bar(config.progress, jobs.len());
+    let bar = Reporter::new(config.progress, "", Unit::POSITIONS, jobs.len() as u64);
+    bar.set_message("solved 0");
     // Without a terminal (CI logs) the bar is hidden: print a line every tenth instead.
     let log_every =
         (config.progress && !std::io::stderr().is_terminal()).then_some((jobs.len() / 10).max(1));
@@ -169,7 +134,7 @@ pub fn run_epd(config: &EpdConfig) -> anyhow::Result<EpdReport> {
             ControlFlow::Continue(())
         },
     );
-    bar.finish_and_clear();
+    bar.clear();
     let run = run?;
     let results = run
         .outcomes
@@ -193,20 +158,6 @@ pub fn run_epd(config: &EpdConfig) -> anyhow::Result<EpdReport> {
     })
 }
 
-fn progress_bar(visible: bool, len: usize) -> indicatif::ProgressBar {
-    if !visible {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(len as u64);
-    let style = indicatif::ProgressStyle::with_template(
-        "{bar:40} {pos}/{len} positions, {msg} [{elapsed_precise}, eta {eta}]",
-    )
-    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
-    bar.set_style(style);
-    bar.set_message("solved 0");
-    bar
-}
-
 /// Searches one position. An error is the engine's failure (the pool restarts it); an illegal
 /// answer is the engine's result for the position, and it goes on to the next.
 fn search_position(
@@ -224,7 +175,7 @@ fn search_position(
         chess960_mode(engine, true)?;
     }
     engine.new_game()?;
-    engine.is_ready(Duration::from_secs(10))?;
+    engine.is_ready(crate::plumbing::timeouts::STARTUP)?;
     engine.set_position::<&str>(Some(&pos.fen()), &[])?;
     let answer = engine.go(&config.limit.go_params(), search_timeout(config), |info| {
         if let Some(s) = sample(&pos.position, info, start) {

@@ -6,7 +6,7 @@
 //! trailing NULs and uneven spacing (`;D1 20`, `; D1  20`) are accepted. EPD operations other than
 //! `Dn` are ignored.
 
-use indicatif::{ProgressBar, ProgressStyle};
+use crate::plumbing::progress::{Reporter, Unit};
 use rayon::prelude::*;
 use sable::board::Board;
 use sable::movegen;
@@ -246,16 +246,14 @@ pub fn run_suite(
 
 /// Runs one suite with a progress bar on stderr.
 pub fn run_with_progress(name: &str, cases: &[PerftCase], max_depth: u32) -> SuiteReport {
-    let bar = ProgressBar::new(cases.len() as u64).with_style(
-        ProgressStyle::with_template(
-            "{prefix} [{bar:30}] {pos}/{len} positions, {elapsed} (eta {eta})",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .progress_chars("=> "),
+    let bar = Reporter::new(
+        true,
+        &format!("perft {name}"),
+        Unit::POSITIONS,
+        cases.len() as u64,
     );
-    bar.set_prefix(format!("perft {name}"));
     let report = run_suite(cases, max_depth, &|_: &CaseResult| bar.inc(1));
-    bar.finish_and_clear();
+    bar.clear();
     report
 }
 

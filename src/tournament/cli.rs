@@ -6,13 +6,13 @@
 //! ([`super::record::RunRecord`]), and `--resume` reads that back without this parser.
 
 use super::engine_args::{adjudication, engine_from_words};
-use super::naming;
 use super::record::{announce_syzygy, RunRecord};
 use super::resume::{ResultsFile, StoredRun};
 use super::revision::resolve_engine_revision;
 use super::{MatchConfig, Mode};
 use crate::game::Variant;
 use crate::openings::BookSource;
+use crate::plumbing::{naming, timeouts};
 use crate::tablebase::TbArgs;
 use anyhow::bail;
 use std::path::PathBuf;
@@ -94,10 +94,10 @@ pub struct MatchArgs {
     #[arg(long = "max-failure-files", value_name = "N")]
     pub max_failure_files: Option<usize>,
     /// Milliseconds an engine may take to start (uci→uciok, isready→readyok).
-    #[arg(long = "startup-ms", default_value_t = 10_000)]
+    #[arg(long = "startup-ms", default_value_t = timeouts::STARTUP.as_millis() as u64)]
     pub startup_ms: u64,
     /// Milliseconds an engine may take to answer isready between games or stop after a timeout.
-    #[arg(long = "ping-ms", default_value_t = 5_000)]
+    #[arg(long = "ping-ms", default_value_t = timeouts::PING.as_millis() as u64)]
     pub ping_ms: u64,
     /// Append every game to this PGN file (`file=PATH` also accepted); without FILE, to the
     /// results file's name with .pgn (sprt-dev-vs-base-2026-11-25.pgn).
@@ -269,11 +269,11 @@ pub fn engines_of(args: &MatchArgs) -> anyhow::Result<Vec<super::EngineConfig>> 
     for (name, cmd) in [("dev", &args.dev), ("base", &args.base)] {
         if let Some(cmd) = cmd {
             let own = vec![format!("cmd={cmd}"), format!("name={name}")];
-            engines.push(engine_from_words(&args.each, &own).map_err(anyhow::Error::msg)?);
+            engines.push(engine_from_words(&args.each, &own)?);
         }
     }
     for words in args.engine.iter() {
-        engines.push(engine_from_words(&args.each, words).map_err(anyhow::Error::msg)?);
+        engines.push(engine_from_words(&args.each, words)?);
     }
     Ok(engines)
 }
@@ -291,7 +291,7 @@ fn config_from(
     let (openings, book_name) = book.load(args.variant)?;
     let syzygy = syzygy_rule(&args.tb, args.quiet)?;
     for e in &mut engines {
-        resolve_engine_revision(e, !args.quiet).map_err(anyhow::Error::msg)?;
+        resolve_engine_revision(e, !args.quiet)?;
     }
     if openings.is_empty() && !args.quiet {
         eprintln!("Openings: every game starts from the start position (--openings startpos)");
@@ -310,8 +310,7 @@ fn config_from(
     cfg.concurrency = args.concurrency.unwrap_or(1);
     cfg.affinity = args.affinity;
     cfg.mode = args.tournament;
-    cfg.adjudication =
-        adjudication(&args.draw, &args.resign, args.maxmoves).map_err(anyhow::Error::msg)?;
+    cfg.adjudication = adjudication(&args.draw, &args.resign, args.maxmoves)?;
     cfg.adjudication.syzygy = syzygy;
     cfg.recover = args.recover;
     if let Some(n) = args.max_consecutive_faults {
@@ -358,7 +357,7 @@ fn config_from(
 /// has that name (which is then said, with how to continue that run instead).
 fn default_results(kind: &str, engines: &[super::EngineConfig]) -> PathBuf {
     let names: Vec<String> = engines.iter().map(|e| e.spec.display_name()).collect();
-    let path = naming::default_results(kind, &names, &naming::today(), "json");
+    let path = naming::default_results(kind, &names, &crate::report::dates::today(), "json");
     let (free, numbered) = naming::first_free(&path);
     if numbered {
         eprintln!(

@@ -2,6 +2,7 @@
 
 use crate::game::pgn::PgnStyle;
 use crate::game::{Adjudication, FaultKind, GameRecord, LinePattern, Opening, Variant};
+use crate::plumbing::timeouts;
 use crate::stats::{Decision, PairTracker, Sprt, SprtPoint};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -126,8 +127,8 @@ impl MatchConfig {
             log: None,
             max_failure_files: crate::forensics::files::DEFAULT_MAX_FILES,
             variant: Variant::Standard,
-            startup: Duration::from_secs(10),
-            ping: Duration::from_secs(5),
+            startup: timeouts::STARTUP,
+            ping: timeouts::PING,
             pgn_out: None,
             pgn_style: PgnStyle::default(),
             match_lines: Vec::new(),

@@ -6,15 +6,87 @@ use crate::game::tc::seconds_to_ms;
 use crate::game::{Adjudication, DrawRule, Limits, ResignRule};
 use crate::uci::{apply_engine_word, unknown_setting, EngineSpec};
 
+/// Why a match's engine words or its `--draw`/`--resign` rules were refused; the messages say
+/// what to type instead ("did you mean `cmd=sf`?", the keys there are).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WordsError {
+    /// An engine word without `=`, and the word probably meant (`cmd=...` or `tc=...`).
+    NotKeyValue { word: String, guess: String },
+    /// A value the key cannot take: what it expected.
+    BadValue {
+        key: String,
+        value: String,
+        expected: String,
+    },
+    /// A key no engine takes: `uci::unknown_setting`'s text, with the key probably meant.
+    UnknownSetting(String),
+    /// An engine without `cmd=`: its words.
+    NoCommand { words: String },
+    /// A `--draw`/`--resign` word without `=`.
+    RuleNotKeyValue { rule: &'static str, word: String },
+    /// A `--draw`/`--resign` key the rule does not have, with the keys it has.
+    RuleUnknownKey {
+        rule: &'static str,
+        key: String,
+        keys: &'static [&'static str],
+    },
+    /// A `--draw`/`--resign` value that is not a number.
+    RuleNotNumber {
+        rule: &'static str,
+        key: String,
+        value: String,
+    },
+}
+
+impl std::fmt::Display for WordsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WordsError::NotKeyValue { word, guess } => {
+                write!(
+                    f,
+                    "expected key=value, got `{word}`; did you mean `{guess}`?"
+                )
+            }
+            WordsError::BadValue {
+                key,
+                value,
+                expected,
+            } => write!(f, "`{key}`: {expected}, got `{value}`"),
+            WordsError::UnknownSetting(text) => f.write_str(text),
+            WordsError::NoCommand { words } => write!(f, "engine `{words}` has no cmd="),
+            WordsError::RuleNotKeyValue { rule, word } => {
+                write!(f, "{rule}: expected key=value, got `{word}`")
+            }
+            WordsError::RuleUnknownKey { rule, key, keys } => {
+                write!(f, "{rule}: unknown key `{key}`")?;
+                if let Some(k) = crate::report::suggest::nearest(key, keys) {
+                    write!(f, "; did you mean `{k}=`?")?;
+                }
+                let list: Vec<String> = keys.iter().map(|k| format!("{k}=")).collect();
+                write!(f, " (--{rule} takes {})", list.join(", "))
+            }
+            WordsError::RuleNotNumber { rule, key, value } => {
+                write!(f, "{rule}: `{key}` needs a number, got `{value}`")
+            }
+        }
+    }
+}
+
+impl std::error::Error for WordsError {}
+
 /// Applies `words` to `engine` (later words win; `each` words are applied first by the caller).
-pub fn apply_words(engine: &mut EngineConfig, words: &[String]) -> Result<(), String> {
+pub fn apply_words(engine: &mut EngineConfig, words: &[String]) -> Result<(), WordsError> {
     for w in words {
         let (key, value) = w.split_once('=').ok_or_else(|| not_key_value(w))?;
         // The engine's own description is the one shared by every command (`uci::spec`).
         if apply_engine_word(&mut engine.spec, key, value) {
             continue;
         }
-        let bad = |what: &str| format!("`{key}`: {what}, got `{value}`");
+        let bad = |what: &str| WordsError::BadValue {
+            key: key.to_owned(),
+            value: value.to_owned(),
+            expected: what.to_owned(),
+        };
         let limits = &mut engine.limits;
         match key {
             // fastchess's `tc=inf`: no clock; the search is bounded by nodes= or depth=.
@@ -29,7 +101,11 @@ pub fn apply_words(engine: &mut EngineConfig, words: &[String]) -> Result<(), St
             "timemargin" => {
                 limits.margin_ms = value.parse().map_err(|_| bad("expected milliseconds"))?
             }
-            _ => return Err(unknown_setting(key, value, &SETTINGS)),
+            _ => {
+                return Err(WordsError::UnknownSetting(unknown_setting(
+                    key, value, &SETTINGS,
+                )))
+            }
         }
     }
     Ok(())
@@ -51,17 +127,20 @@ const SETTINGS: [&str; 10] = [
 ];
 
 /// A word without `=`: a program given without `cmd=`, or a time control without `tc=`.
-fn not_key_value(word: &str) -> String {
+fn not_key_value(word: &str) -> WordsError {
     let guess = if word.parse::<crate::game::tc::TimeControl>().is_ok() {
         format!("tc={word}")
     } else {
         format!("cmd={word}")
     };
-    format!("expected key=value, got `{word}`; did you mean `{guess}`?")
+    WordsError::NotKeyValue {
+        word: word.to_owned(),
+        guess,
+    }
 }
 
 /// Builds one engine from the `each` words then its own words.
-pub fn engine_from_words(each: &[String], own: &[String]) -> Result<EngineConfig, String> {
+pub fn engine_from_words(each: &[String], own: &[String]) -> Result<EngineConfig, WordsError> {
     let mut e = EngineConfig {
         spec: EngineSpec::default(),
         limits: Limits::default(),
@@ -70,36 +149,33 @@ pub fn engine_from_words(each: &[String], own: &[String]) -> Result<EngineConfig
     apply_words(&mut e, each)?;
     apply_words(&mut e, own)?;
     if e.spec.cmd.is_empty() {
-        return Err(format!("engine `{}` has no cmd=", own.join(" ")));
+        return Err(WordsError::NoCommand {
+            words: own.join(" "),
+        });
     }
     Ok(e)
 }
 
-/// `draw: unknown key `moves``, with the keys there are and the one probably meant.
-fn unknown_key(what: &str, key: &str, keys: &[&str]) -> String {
-    let mut text = format!("{what}: unknown key `{key}`");
-    if let Some(k) = crate::report::suggest::nearest(key, keys) {
-        text.push_str(&format!("; did you mean `{k}=`?"));
-    }
-    let list: Vec<String> = keys.iter().map(|k| format!("{k}=")).collect();
-    text.push_str(&format!(" (--{what} takes {})", list.join(", ")));
-    text
-}
-
-fn key_values(words: &[String], what: &str) -> Result<Vec<(String, String)>, String> {
+fn key_values(words: &[String], rule: &'static str) -> Result<Vec<(String, String)>, WordsError> {
     words
         .iter()
         .map(|w| {
             w.split_once('=')
                 .map(|(k, v)| (k.to_owned(), v.to_owned()))
-                .ok_or_else(|| format!("{what}: expected key=value, got `{w}`"))
+                .ok_or_else(|| WordsError::RuleNotKeyValue {
+                    rule,
+                    word: w.clone(),
+                })
         })
         .collect()
 }
 
-fn num<T: std::str::FromStr>(what: &str, k: &str, v: &str) -> Result<T, String> {
-    v.parse()
-        .map_err(|_| format!("{what}: `{k}` needs a number, got `{v}`"))
+fn num<T: std::str::FromStr>(rule: &'static str, k: &str, v: &str) -> Result<T, WordsError> {
+    v.parse().map_err(|_| WordsError::RuleNotNumber {
+        rule,
+        key: k.to_owned(),
+        value: v.to_owned(),
+    })
 }
 
 /// Parses `--draw movenumber=N movecount=M score=S` and `--resign movecount=M score=S twosided=B`.
@@ -107,7 +183,7 @@ pub fn adjudication(
     draw: &[String],
     resign: &[String],
     maxmoves: Option<u32>,
-) -> Result<Adjudication, String> {
+) -> Result<Adjudication, WordsError> {
     let mut adj = Adjudication {
         maxmoves,
         ..Adjudication::default()
@@ -124,8 +200,11 @@ pub fn adjudication(
                 "movecount" => rule.movecount = num("draw", &k, &v)?,
                 "score" => rule.score = num("draw", &k, &v)?,
                 _ => {
-                    let keys = ["movenumber", "movecount", "score"];
-                    return Err(unknown_key("draw", &k, &keys));
+                    return Err(WordsError::RuleUnknownKey {
+                        rule: "draw",
+                        key: k,
+                        keys: &["movenumber", "movecount", "score"],
+                    })
                 }
             }
         }
@@ -143,8 +222,11 @@ pub fn adjudication(
                 "score" => rule.score = num("resign", &k, &v)?,
                 "twosided" => rule.twosided = num("resign", &k, &v)?,
                 _ => {
-                    let keys = ["movecount", "score", "twosided"];
-                    return Err(unknown_key("resign", &k, &keys));
+                    return Err(WordsError::RuleUnknownKey {
+                        rule: "resign",
+                        key: k,
+                        keys: &["movecount", "score", "twosided"],
+                    })
                 }
             }
         }
@@ -201,38 +283,60 @@ mod tests {
     fn bad_engine_words_say_what_is_wrong() {
         assert!(engine_from_words(&[], &w("name=x"))
             .unwrap_err()
+            .to_string()
             .contains("no cmd"));
         assert!(engine_from_words(&[], &w("cmd=x tc=fast"))
             .unwrap_err()
+            .to_string()
             .contains("tc"));
         assert!(engine_from_words(&[], &w("cmd=x colour=red"))
             .unwrap_err()
+            .to_string()
             .contains("colour"));
         assert!(engine_from_words(&[], &w("cmd=x nodes"))
             .unwrap_err()
+            .to_string()
             .contains("key=value"));
         assert!(engine_from_words(&[], &w("cmd=x st=-1")).is_err());
     }
 
     #[test]
     fn a_mistyped_setting_is_answered_with_the_one_meant_and_the_list() {
-        let err = engine_from_words(&[], &w("cmd=x hash=16")).unwrap_err();
+        let err = engine_from_words(&[], &w("cmd=x hash=16"))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("unknown engine setting `hash`"), "{err}");
         assert!(err.contains("did you mean `option.Hash=16`?"), "{err}");
         for key in ["cmd=", "tc=", "nodes=", "timemargin=", "option.NAME=VALUE"] {
             assert!(err.contains(key), "{key} listed: {err}");
         }
-        let err = engine_from_words(&[], &w("cmd=x node=500")).unwrap_err();
+        let err = engine_from_words(&[], &w("cmd=x node=500"))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("did you mean `nodes=500`?"), "{err}");
-        let err = engine_from_words(&[], &w("cmd=x multipv=3")).unwrap_err();
+        let err = engine_from_words(&[], &w("cmd=x multipv=3"))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("`option.MultiPV=3`"), "{err}");
-        let err = engine_from_words(&[], &w("cmd=x myknob=3")).unwrap_err();
+        let err = engine_from_words(&[], &w("cmd=x myknob=3"))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("`option.myknob=3`"), "{err}");
-        let err = engine_from_words(&[], &w("./engine")).unwrap_err();
+        assert!(matches!(
+            engine_from_words(&[], &w("./engine")),
+            Err(WordsError::NotKeyValue { .. })
+        ));
+        let err = engine_from_words(&[], &w("./engine"))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("did you mean `cmd=./engine`?"), "{err}");
-        let err = engine_from_words(&w("10+0.1"), &w("cmd=x")).unwrap_err();
+        let err = engine_from_words(&w("10+0.1"), &w("cmd=x"))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("did you mean `tc=10+0.1`?"), "{err}");
-        let err = adjudication(&w("movenumbr=30"), &[], None).unwrap_err();
+        let err = adjudication(&w("movenumbr=30"), &[], None)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("did you mean `movenumber=`?"), "{err}");
         assert!(err.contains("movecount=, score="), "{err}");
     }

@@ -126,7 +126,7 @@ pub enum RecordError {
     /// The Syzygy tables cannot be loaded again.
     Tablebase(TbError),
     /// A pinned `rev:` build is gone and cannot be made again.
-    Revision(String),
+    Revision(crate::plumbing::revision::RevisionError),
     /// The SPRT's numbers are not a test.
     Sprt(String),
     /// Something that no configuration has (no engine, no stage of that number).

@@ -5,10 +5,10 @@ use super::config::{MatchConfig, MatchOutcome, PairingResult, Stop};
 use super::resume::{FaultSummary, PairingSummary};
 use super::schedule::GameJob;
 use crate::game::GameRecord;
+use crate::plumbing::progress::{Reporter, Unit};
 use crate::report::plural;
 use crate::stats::ratings::{Anchor, Model, RatingList};
 use crate::stats::{eta, InterimReport};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Match conditions for report headers: `10+0.1, 1t, 16MB, openings.epd`.
 pub fn conditions(cfg: &MatchConfig, engine: usize) -> String {
@@ -100,7 +100,7 @@ pub fn fault_summaries(o: &MatchOutcome) -> Vec<FaultSummary> {
 
 /// The live progress bar (stderr) and per-game lines; silent when progress is off.
 pub struct Progress {
-    bar: Option<ProgressBar>,
+    bar: Option<Reporter>,
     /// fastchess's contract: lines go to stdout without a bar, each game's written by this.
     plain: Option<super::config::GameLine>,
     /// When this run started and how many games were done then (resumed), for the pace.
@@ -120,12 +120,7 @@ impl Progress {
                 resumed: done,
             };
         }
-        let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-        let style =
-            ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games {msg}")
-                .expect("static template")
-                .progress_chars("=> ");
-        bar.set_style(style);
+        let bar = Reporter::new(true, "", Unit::GAMES, total).paced_by_message(Unit::GAMES);
         bar.set_position(done);
         Progress {
             bar: Some(bar),
@@ -236,7 +231,7 @@ impl Progress {
     /// Removes the bar.
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
+            bar.clear();
         }
     }
 }

@@ -267,7 +267,7 @@ pub enum StoredRun {
 
 /// The journal path for a results file: `match.json` → `match.json.games.jsonl`.
 pub fn journal_path(results: &Path) -> std::path::PathBuf {
-    super::naming::journal(results)
+    crate::plumbing::naming::journal(results)
 }
 
 /// Reads a journal. A last line cut short by a kill is skipped; any other bad line is an error

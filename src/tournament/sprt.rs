@@ -3,7 +3,8 @@
 //! of the two-stage SPRT (`tournament::stages`) play it and print its report.
 
 use super::config::Stop;
-use super::{interrupt, naming, run_match, MatchConfig, MatchOutcome, EXIT_NO_VERDICT};
+use super::{run_match, MatchConfig, MatchOutcome, EXIT_NO_VERDICT};
+use crate::plumbing::{interrupt, naming};
 use crate::stats::{chart::sprt_chart, Decision, Sprt};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -9,7 +9,7 @@
 //! record holds both stages (`tournament::record::StagesRecord`) with their pinned builds.
 //!
 //! This module is pure: the stage specifications, the order of the stages and the report; the
-//! stages' file names are `tournament::naming`'s ([`super::naming::stage_file`]).
+//! stages' file names are `plumbing::naming`'s ([`crate::plumbing::naming::stage_file`]).
 //! `cmd::sprt_stages` builds each stage's match and plays it.
 
 use super::participant::EngineConfig;

@@ -24,8 +24,8 @@
 use super::dict::Dict;
 use super::store::{Bytes, Store};
 use crate::plumbing::atomic::AtomicFile;
-use crate::tournament::revision::{fnv_extend, FNV_START};
-use indicatif::{ProgressBar, ProgressStyle};
+use crate::plumbing::hash::{fnv_extend, FNV_START};
+use crate::plumbing::progress::{Reporter, Unit};
 use std::fs::File;
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::Path;
@@ -188,19 +188,13 @@ pub unsafe fn open(path: &Path, identity: &str, params: usize) -> Result<(Store,
     if let Some(why) = identity_difference(&theirs, identity) {
         return Err(format!("stale: {why}"));
     }
-    let bar = ProgressBar::new(size);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "checking cache [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes}",
-        )
-        .expect("a valid template"),
-    );
+    let bar = Reporter::new(true, "checking cache", Unit::BYTES, size);
     let mut s = FNV_START;
     for chunk in map[HEADER..].chunks(1 << 24) {
         s = fnv_extend(s, chunk);
         bar.inc(chunk.len() as u64);
     }
-    bar.finish_and_clear();
+    bar.clear();
     if s != sum {
         return Err(format!(
             "checksum mismatch ({s:016x}, the header says {sum:016x}): the file is damaged"
@@ -268,10 +262,7 @@ pub fn source_identity(path: &Path) -> anyhow::Result<String> {
         .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
         .map_or(0, |d| d.as_nanos());
     let mut f = File::open(path).map_err(err)?;
-    let bar = ProgressBar::new(meta.len());
-    bar.set_style(ProgressStyle::with_template(
-        "hashing {msg} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes}",
-    )?);
+    let bar = Reporter::new(true, "hashing", Unit::BYTES, meta.len());
     bar.set_message(path.display().to_string());
     let mut buf = vec![0u8; 1 << 20];
     let mut h = FNV_START;
@@ -283,7 +274,7 @@ pub fn source_identity(path: &Path) -> anyhow::Result<String> {
         h = fnv_extend(h, &buf[..n]);
         bar.inc(n as u64);
     }
-    bar.finish_and_clear();
+    bar.clear();
     Ok(format!("size={} mtime={mtime} fnv={h:016x}", meta.len()))
 }
 

@@ -8,7 +8,7 @@ use super::dataset::{self, Record};
 use super::dict::{self, Dict};
 use super::record::Coefs;
 use super::store::Store;
-use indicatif::{ProgressBar, ProgressStyle};
+use crate::plumbing::progress::{Reporter, Unit};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -114,10 +114,7 @@ fn build(
         Some((path, identity)) => Sink::File(cache::Writer::create(path, identity)?),
         None => Sink::Memory(vec![Store::new()]),
     };
-    let bar = ProgressBar::new(total as u64);
-    bar.set_style(ProgressStyle::with_template(
-        "tracing [{elapsed_precise}] {wide_bar} {pos}/{len} positions ({per_sec}, eta {eta})",
-    )?);
+    let bar = Reporter::new(true, "tracing", Unit::POSITIONS, total as u64);
     let mut tracer = Tracer {
         qsearch: o.qsearch,
         dict: None,
@@ -143,7 +140,7 @@ fn build(
         tracer.next_section();
     }
     tracer.flush();
-    tracer.bar.finish_and_clear();
+    tracer.bar.clear();
     if let Some(e) = tracer.error {
         return Err(e);
     }
@@ -214,7 +211,7 @@ struct Tracer {
     sink: Sink,
     rejected: usize,
     examples: Vec<String>,
-    bar: ProgressBar,
+    bar: Reporter,
     /// The first write error (later windows are dropped; the caller reports it).
     error: Option<anyhow::Error>,
 }

@@ -5,6 +5,7 @@ use super::adam::Adam;
 use super::kernel;
 use super::model::{self, Dense};
 use super::store::Store;
+use crate::plumbing::progress::{Describe, Progress};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -94,13 +95,20 @@ impl Checkpoint {
     }
 }
 
-/// Receives each finished epoch (the CLI draws a progress bar; tests use `()`).
-pub trait Progress {
-    /// Called after every epoch.
-    fn epoch(&mut self, _stat: &EpochStat) {}
+/// What the progress reporter shows after an epoch: the losses and the speed, also per thread
+/// (the threads of the rayon pool the epochs run on, as `tune::run` reports them).
+impl Describe for EpochStat {
+    fn describe(&self) -> String {
+        let threads = rayon::current_num_threads();
+        format!(
+            "loss {:.6}  valid {:.6}  {:.2} M pos/s ({:.2} M/thread)",
+            self.train,
+            self.valid,
+            self.pos_per_s / 1e6,
+            self.pos_per_s / 1e6 / threads as f64
+        )
+    }
 }
-
-impl Progress for () {}
 
 /// Runs (or continues) the optimisation; returns the final state.
 pub fn run(
@@ -108,7 +116,7 @@ pub fn run(
     valid: &Store,
     cfg: &Config,
     mut state: Checkpoint,
-    progress: &mut dyn Progress,
+    progress: &mut dyn Progress<EpochStat>,
 ) -> anyhow::Result<Checkpoint> {
     let n = state.weights.len();
     anyhow::ensure!(
@@ -172,7 +180,7 @@ pub fn run(
             },
             pos_per_s: train.len() as f64 / secs.max(1e-9),
         };
-        progress.epoch(&stat);
+        progress.step(stat.epoch as u64, &stat);
         state.weights.copy_from_slice(&w[..n]);
         if stat.valid < state.best.as_ref().map_or(f64::INFINITY, |b| b.valid) {
             state.best = Some(Best {

@@ -3,11 +3,11 @@
 //! arguments into [`Options`] and calls [`run`]).
 
 use super::adopt::{self, SprtEvidence};
-use super::optimise::{self, Checkpoint, Config, EpochStat, Progress};
+use super::optimise::{self, Checkpoint, Config};
 use super::{dataset, kernel, kfit, load, model, output, store::Store};
+use crate::plumbing::progress::{Reporter, Unit};
 use crate::stats::elo::elo_to_score;
 use anyhow::Context;
-use indicatif::{ProgressBar, ProgressStyle};
 use sable::eval::Params;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -144,22 +144,6 @@ pub struct Summary {
     pub sizes: (usize, usize),
 }
 
-/// Draws the epoch bar.
-struct Bar(ProgressBar, usize);
-
-impl Progress for Bar {
-    fn epoch(&mut self, s: &EpochStat) {
-        self.0.set_position(s.epoch as u64);
-        self.0.set_message(format!(
-            "loss {:.6}  valid {:.6}  {:.2} M pos/s ({:.2} M/thread)",
-            s.train,
-            s.valid,
-            s.pos_per_s / 1e6,
-            s.pos_per_s / 1e6 / self.1 as f64
-        ));
-    }
-}
-
 /// Loads the positions (from the text, or from the `--cache` file), shuffled for mini-batches
 /// and replicated for `--replicate`.
 fn load(o: &Options) -> anyhow::Result<(Store, Store)> {
@@ -253,20 +237,13 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         checkpoint_every: o.checkpoint_every,
         l2: o.l2,
     };
-    let bar = if o.bar {
-        ProgressBar::new(o.epochs as u64).with_position(state.epoch as u64)
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(ProgressStyle::with_template(
-        "epoch {pos}/{len} [{elapsed_precise}] {wide_bar} {msg}",
-    )?);
-    let mut progress = Bar(bar, threads);
+    let mut progress = Reporter::new(o.bar, "", Unit::EPOCHS, o.epochs as u64);
+    progress.set_position(state.epoch as u64);
     let t = Instant::now();
     let cpu0 = cpu_seconds();
     let epochs_before = state.epoch;
     let done = optimise::run(&train, &valid, &cfg, state, &mut progress)?;
-    progress.0.finish();
+    progress.finish();
     let secs = t.elapsed().as_secs_f64();
     let cpu = cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
     let timing = Timing {

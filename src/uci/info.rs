@@ -11,6 +11,20 @@ pub enum Score {
     Mate(i32),
 }
 
+/// The engine library's score as a UCI engine would report it (`info score`): mates in full
+/// moves, rounded as the engine's own `Score::to_uci` rounds them, so that an in-process search
+/// (`datagen`) reaches the adjudicator with the same value a UCI game would.
+impl From<sable::search::Score> for Score {
+    fn from(s: sable::search::Score) -> Score {
+        use sable::search::Score as Engine;
+        match s {
+            Engine::Cp(cp) => Score::Cp(cp),
+            Engine::Mate(plies) if plies > 0 => Score::Mate((plies + 1) / 2),
+            Engine::Mate(plies) => Score::Mate(-((-plies + 1) / 2)),
+        }
+    }
+}
+
 impl fmt::Display for Score {
     /// PGN-comment style: `+0.35`, `-1.20`, `+M3`, `-M2`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -16,6 +16,7 @@ mod engine;
 mod error;
 pub mod flight;
 mod info;
+pub mod limit;
 pub mod log;
 pub mod option;
 pub mod pool;

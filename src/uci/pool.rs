@@ -30,8 +30,9 @@ use super::engine::{command_line, Engine, StartError};
 use super::spec::EngineSpec;
 use super::UciError;
 
-/// How long an engine may take to start: `uci` → `uciok`, then `isready` → `readyok`, each.
-pub const STARTUP_TIMEOUT: Duration = Duration::from_secs(20);
+/// How long an engine may take to start: `uci` → `uciok`, then `isready` → `readyok`, each
+/// (the policy of [`crate::plumbing::timeouts`]: engines of a pool start side by side).
+pub const STARTUP_TIMEOUT: Duration = crate::plumbing::timeouts::POOL_STARTUP;
 
 /// Failures in a row on one engine that end a run (see the module's rules).
 pub const FAILURES_IN_ROW: usize = 3;

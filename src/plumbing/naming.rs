@@ -15,7 +15,6 @@
 //! The journal and the lock add to the whole name (not the stem) so that `r.json` and `r.csv`
 //! never share them; the rest replace the extension, as a user would name them by hand.
 
-use super::stages::STAGES;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
@@ -49,11 +48,6 @@ pub fn first_free(path: &Path) -> (PathBuf, bool) {
 /// Whether a run has used `results`: the file, its journal or its lock exists.
 pub fn is_taken(results: &Path) -> bool {
     results.exists() || journal(results).exists() || lock(results).exists()
-}
-
-/// Today's date (UTC) as `2026-11-25`.
-pub fn today() -> String {
-    crate::report::dates::utc_timestamp(std::time::SystemTime::now())[..10].to_owned()
 }
 
 /// The journal of a results file: `match.json` → `match.json.games.jsonl`.
@@ -99,11 +93,11 @@ pub fn stage_file(main: &Path, stage: &str) -> PathBuf {
     }
 }
 
-/// The main file and the stage index of a stage's file (`sprt.ltc.json` -> `sprt.json`, 1),
-/// or `None` when the name is no stage's.
-pub fn main_of(stage_path: &Path) -> Option<(PathBuf, usize)> {
+/// The main file and the index in `stages` of a stage's file (`sprt.ltc.json` -> `sprt.json`,
+/// 1 with `stages` = `tournament::stages::STAGES`), or `None` when the name is no stage's.
+pub fn main_of(stage_path: &Path, stages: &[&str]) -> Option<(PathBuf, usize)> {
     let name = stage_path.file_name()?.to_string_lossy().into_owned();
-    STAGES.iter().enumerate().find_map(|(k, stage)| {
+    stages.iter().enumerate().find_map(|(k, stage)| {
         let infix = format!(".{stage}");
         let at = name.rfind(&infix)?;
         let rest = &name[at + infix.len()..];
@@ -173,8 +167,9 @@ mod tests {
             default_results("match", &["Stockfish 15/x".into(), "..".into()], d, "json"),
             Path::new("match-Stockfish_15_x-vs-engine-2026-11-25.json")
         );
-        assert_eq!(today().len(), 10);
-        assert_eq!(&today()[4..5], "-");
+        let today = crate::report::dates::today();
+        assert_eq!(today.len(), 10);
+        assert_eq!(&today[4..5], "-");
     }
 
     #[test]
@@ -197,14 +192,18 @@ mod tests {
             stage_file(Path::new("s.svg"), "ltc"),
             Path::new("s.ltc.svg")
         );
-        for (k, stage) in STAGES.iter().enumerate() {
+        let stages = ["stc", "ltc"];
+        for (k, stage) in stages.iter().enumerate() {
             assert_eq!(
-                main_of(&stage_file(main, stage)),
+                main_of(&stage_file(main, stage), &stages),
                 Some((main.to_owned(), k))
             );
         }
-        assert_eq!(main_of(Path::new("x.ltc")), Some((PathBuf::from("x"), 1)));
-        assert_eq!(main_of(Path::new("sprt.json")), None);
+        assert_eq!(
+            main_of(Path::new("x.ltc"), &stages),
+            Some((PathBuf::from("x"), 1))
+        );
+        assert_eq!(main_of(Path::new("sprt.json"), &stages), None);
     }
 
     #[test]

@@ -11,7 +11,6 @@
 //! run that gets the lock checks that the file it locked is still the one at the path, and
 //! starts over if not.
 
-use anyhow::{bail, Context};
 use std::ffi::CString;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, Write};
@@ -40,20 +39,60 @@ impl Drop for RunLock {
 
 /// The lock file of a results file: `match.json` → `match.json.lock`.
 pub fn lock_path(results: &Path) -> PathBuf {
-    super::naming::lock(results)
+    crate::plumbing::naming::lock(results)
 }
+
+/// Why a run could not take the lock of its results file.
+#[derive(Debug)]
+pub enum LockError {
+    /// The results file's folder does not exist (nothing would be written anyway).
+    NoFolder { results: PathBuf, folder: PathBuf },
+    /// Another live run holds the lock; `holder` is what it wrote into the lock file.
+    InUse { results: PathBuf, holder: String },
+    /// The lock file could not be created, locked or written (`what` says which).
+    Io {
+        what: &'static str,
+        path: PathBuf,
+        cause: std::io::Error,
+    },
+}
+
+impl std::fmt::Display for LockError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LockError::NoFolder { results, folder } => write!(
+                f,
+                "the folder of {} does not exist: create {} first, or choose another file",
+                results.display(),
+                folder.display()
+            ),
+            LockError::InUse { results, holder } => write!(
+                f,
+                "{} is in use by another run ({holder}); wait for it to finish or stop it, or \
+                 choose another file with --results",
+                results.display()
+            ),
+            // The cause is part of the message (not a `source`), so that it is printed once
+            // however the caller prints the error.
+            LockError::Io { what, path, cause } => {
+                write!(f, "cannot {what} {}: {cause}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for LockError {}
 
 /// Takes the lock of `results`, or says which run holds it. `holder` describes this run (its
 /// command line); it is written into the lock file for the next one to read.
-pub fn acquire(results: &Path, holder: &str) -> anyhow::Result<RunLock> {
+pub fn acquire(results: &Path, holder: &str) -> Result<RunLock, LockError> {
     let path = lock_path(results);
     let folder = results.parent().filter(|p| !p.as_os_str().is_empty());
     if let Some(folder) = folder.filter(|f| !f.is_dir()) {
-        bail!(
-            "the folder of {} does not exist: create {} first, or choose another file",
-            results.display(),
-            folder.display()
-        );
+        return Err(LockError::NoFolder {
+            results: results.to_owned(),
+            folder: folder.to_owned(),
+        });
     }
     let (mut file, before) = loop {
         let mut file = OpenOptions::new()
@@ -62,22 +101,18 @@ pub fn acquire(results: &Path, holder: &str) -> anyhow::Result<RunLock> {
             .create(true)
             .truncate(false)
             .open(&path)
-            .with_context(|| format!("cannot create the lock file {}", path.display()))?;
+            .map_err(|cause| io_error("create the lock file", &path, cause))?;
         let mut before = String::new();
         match file.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
                 let _ = file.read_to_string(&mut before);
-                bail!(
-                    "{} is in use by another run ({}); wait for it to finish or stop it, or \
-                     choose another file with --results",
-                    results.display(),
-                    before.trim()
-                );
+                return Err(LockError::InUse {
+                    results: results.to_owned(),
+                    holder: before.trim().to_owned(),
+                });
             }
-            Err(TryLockError::Error(e)) => {
-                return Err(e).with_context(|| format!("cannot lock {}", path.display()))
-            }
+            Err(TryLockError::Error(e)) => return Err(io_error("lock", &path, e)),
         }
         // The run that held it may have deleted it between our open and our lock: then we
         // hold a file no other run can see, and must start over on the path's new file.
@@ -92,13 +127,21 @@ pub fn acquire(results: &Path, holder: &str) -> anyhow::Result<RunLock> {
         .and_then(|_| file.rewind())
         .and_then(|_| file.write_all(me.as_bytes()))
         .and_then(|_| file.flush())
-        .with_context(|| format!("cannot write {}", path.display()))?;
+        .map_err(|cause| io_error("write", &path, cause))?;
     remember_held(&path);
     Ok(RunLock {
         file: Some(file),
         taken_over: stale_note(&path, before.trim()),
         path,
     })
+}
+
+fn io_error(what: &'static str, path: &Path, cause: std::io::Error) -> LockError {
+    LockError::Io {
+        what,
+        path: path.to_owned(),
+        cause,
+    }
 }
 
 /// What to say about a lock file found unlocked with `text` in it (a run that ended without
