@@ -58,15 +58,27 @@ unshare --pid --fork --mount-proc true 2>/dev/null \
 
 WORK=$(mktemp -d /tmp/sable-ob-e2e.XXXXXX)
 PIDS=()
+CLIENT_PID=
+stop_client() {
+    # unshare ignores SIGTERM while it waits for its child, so it gets SIGKILL; --kill-child
+    # then kills the client, the namespace's first process, and with it every process in the
+    # namespace (its builds, match runners and engines).
+    [[ -n "$CLIENT_PID" ]] || return 0
+    kill -KILL "$CLIENT_PID" 2>/dev/null || true
+    wait "$CLIENT_PID" 2>/dev/null || true
+    CLIENT_PID=
+}
 stop_all() {
-    # Only what this script started, by process id; the client's unshare takes its whole PID
-    # namespace (the client, its builds, the match runners and engines) down with it.
+    # Only what this script started, by process id.
+    stop_client
     for pid in "${PIDS[@]}"; do
         kill "$pid" 2>/dev/null || true
     done
     wait 2>/dev/null || true
 }
 trap stop_all EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 step "working in $WORK"
 
 # --- OpenBench, a copy: the developer's checkout is never written to ---------------------------
@@ -128,16 +140,18 @@ export HTTPS_PROXY=http://127.0.0.1:$PROXY_PORT HTTP_PROXY=http://127.0.0.1:$PRO
 export NO_PROXY=127.0.0.1,localhost REQUESTS_CA_BUNDLE=$WORK/ca/ca.pem
 
 # --- The server ------------------------------------------------------------------------------------
-step "registering Sable (scripts/openbench/Sable.json) and the local book; fastchess from the stand-in"
-BOOK_SHA=$(sha256sum "$SABLE_BOOK" | cut -d' ' -f1)
+step "registering Sable (scripts/openbench/Sable.json); fastchess from the stand-in; the book"
 "$PY" "$HERE/configure_instance.py" --sable-json "$ROOT/scripts/openbench/Sable.json" \
-    --source "$REPO_URL" --book-sha "$BOOK_SHA" \
+    --source "$REPO_URL" \
     --fastchess-url https://github.com/Disservin/fastchess --fastchess-ref "$FASTCHESS_REF"
+# Where the client keeps a downloaded book: it downloads nothing, and checks the copy's sha256
+# against the server's Books/8moves_v3.epd.json (OpenBench's own, unchanged).
 mkdir -p Client/Books && cp "$SABLE_BOOK" Client/Books/8moves_v3.epd
 
 step "migrate, and a user whose profile is enabled"
-"$PY" manage.py migrate -v 0
-"$PY" manage.py shell <<EOF
+# (OpenBench's PGN watcher thread complains on stderr until the tables exist: logged aside.)
+"$PY" manage.py migrate -v 0 >"$WORK/migrate.log" 2>&1 || die "migrate failed (log: $WORK/migrate.log)"
+"$PY" manage.py shell >>"$WORK/migrate.log" 2>&1 <<EOF
 from django.contrib.auth.models import User
 from OpenBench.models import Profile
 user = User.objects.filter(username='$USER_NAME').first() or User.objects.create_user('$USER_NAME', password='$USER_PASS')
@@ -160,7 +174,6 @@ create() {
 
 # The real client, in its own PID namespace (it kills its match runner and engines with
 # `pkill -f NAME`), started from its folder in the copy, with -T 2 (two games at a time).
-CLIENT_PID=
 start_client() {
     step "client (log: $WORK/$1.log)"
     (cd "$WORK/OpenBench/Client" && exec unshare --pid --fork --mount-proc --kill-child \
@@ -169,12 +182,10 @@ start_client() {
     CLIENT_PID=$!
     PIDS+=("$CLIENT_PID")
 }
-stop_client() {
-    kill "$CLIENT_PID" 2>/dev/null || true
-    wait "$CLIENT_PID" 2>/dev/null || true
-}
 wait_for() {
-    "$PY" "$HERE/check_tests.py" --server "$SERVER" --timeout "$PHASE_TIMEOUT" "$@" || true
+    # In the background, so that a signal to this script is handled at once, not after it.
+    "$PY" "$HERE/check_tests.py" --server "$SERVER" --timeout "$PHASE_TIMEOUT" "$@" >/dev/null &
+    wait $! || true
 }
 
 # --- Phase 1: no fastchess-ob in the client's folder, so it builds fastchess itself -------------
@@ -182,7 +193,7 @@ wait_for() {
 A=$(create --dev e2e-head --base e2e-head --games 8 --priority 3)
 step "test (a) $A: 8 games, fastchess built by the client from $FASTCHESS_REF"
 start_client client-fastchess
-wait_for --expect "a:$A:games:8" >/dev/null
+wait_for --expect "a:$A:games:8"
 stop_client
 grep -q "Finished building" "$WORK/client-fastchess.log" \
     || die "the client did not build fastchess (log: $WORK/client-fastchess.log)"
@@ -195,7 +206,7 @@ C=$(create --dev e2e-weak --base e2e-head --sprt "[0.00, 5.00]" --workload-size 
 D=$(create --dev e2e-wrong-bench --base e2e-head --games 8 --priority 1)
 step "tests (b) $B: 8 games; (c) $C: SPRT weak vs head; (d) $D: wrong bench; harness $("$HARNESS" --version 2>&1 | head -1)"
 start_client client-harness
-wait_for --expect "b:$B:games:8" --expect "c:$C:h0" --expect "d:$D:bench" >/dev/null
+wait_for --expect "b:$B:games:8" --expect "c:$C:h0" --expect "d:$D:bench"
 stop_client
 grep -q "Found fastchess-ob" "$WORK/client-harness.log" \
     || die "the client did not take the harness as fastchess-ob (log: $WORK/client-harness.log)"
