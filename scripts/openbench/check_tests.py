@@ -40,14 +40,15 @@ def reported_errors(server, test_id):
     out = []
     for row in rows:
         if re.search(rf'href="/test/{test_id}/?"', row):
-            cells = re.findall(r"<td>(.*?)</td>", row, re.DOTALL)
+            # Its cells: date, machine, user, test, summary, logs.
+            cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.DOTALL)
             out.append(html.unescape(re.sub(r"<[^>]+>", "", cells[4] if len(cells) > 4 else row)))
     return out
 
 
 def numbers(t):
     """The server's counts of a test, as one phrase."""
-    w, l, d = t["wins"], t["losses"], t["draws"]
+    l, d, w = t["tri"]  # OpenBench's order: losses, draws, wins
     return (f"games {t['games']} (W {w} L {l} D {d}), pentanomial {t['penta']}"
             + (f", LLR {t['currentllr']:.2f} in [{t['lowerllr']:.2f}, {t['upperllr']:.2f}]"
                if t["test_mode"] == "SPRT" else ""))
@@ -59,7 +60,7 @@ def verdict(server, kind, arg, t):
         return False, f"not finished in time: {numbers(t)}"
     if kind == "games":
         n = int(arg)
-        tri, pairs = t["wins"] + t["losses"] + t["draws"], sum(t["penta"])
+        tri, pairs = sum(t["tri"]), sum(t["penta"])
         ok = not t["error"] and t["games"] == n and tri == n and 2 * pairs == n
         return ok, f"{numbers(t)}; expected {n} games, {n // 2} pairs"
     if kind == "h0":

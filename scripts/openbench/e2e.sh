@@ -202,9 +202,9 @@ grep -q "Finished building" "$WORK/client-fastchess.log" \
 # A copy, not a link: the client chmods it, and the repository's target/ stays untouched.
 cp "$HARNESS" Client/fastchess-ob
 B=$(create --dev e2e-head --base e2e-head --games 8 --priority 3)
-C=$(create --dev e2e-weak --base e2e-head --sprt "[0.00, 5.00]" --workload-size 2 --priority 2)
+C=$(create --dev e2e-weak --base e2e-head --sprt "[0.00, 5.00]" --workload-size 4 --priority 2)
 D=$(create --dev e2e-wrong-bench --base e2e-head --games 8 --priority 1)
-step "tests (b) $B: 8 games; (c) $C: SPRT weak vs head; (d) $D: wrong bench; harness $("$HARNESS" --version 2>&1 | head -1)"
+step "tests (b) $B: 8 games; (c) $C: SPRT weak vs head; (d) $D: wrong bench; fastchess-ob says: $(Client/fastchess-ob --version 2>&1 | head -1)"
 start_client client-harness
 wait_for --expect "b:$B:games:8" --expect "c:$C:h0" --expect "d:$D:bench"
 stop_client
