@@ -16,7 +16,11 @@ fn script() -> std::path::PathBuf {
 }
 
 fn run_e2e(args: &[&str]) -> (i32, String, String) {
-    let o = Command::new("bash").arg(script()).args(args).output().unwrap();
+    let o = Command::new("bash")
+        .arg(script())
+        .args(args)
+        .output()
+        .unwrap();
     (
         o.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&o.stdout).into_owned(),
@@ -131,5 +135,10 @@ fn the_github_stand_in_answers_github_from_a_bare_repository_and_refuses_other_h
     let out = String::from_utf8_lossy(&probe.stdout);
     let expected = "commit 200 True True\nbranch 200 True\nzipball 200 True\narchive 200 True\n\
                     unknown-repo 404\nother-host refused\nplain-http 403\n";
-    assert_eq!(out, expected, "stderr: {}", String::from_utf8_lossy(&probe.stderr));
+    assert_eq!(
+        out,
+        expected,
+        "stderr: {}",
+        String::from_utf8_lossy(&probe.stderr)
+    );
 }
