@@ -46,7 +46,7 @@ fn a_folder_that_is_not_openbench_is_skipped_too() {
 }
 
 /// The client side of the stand-in test: urllib through the proxy, trusting only its CA.
-const PROBE: &str = r#"
+const PROBE: &str = r"
 import json, ssl, sys, urllib.request, urllib.error
 port, ca, sha = sys.argv[1], sys.argv[2], sys.argv[3]
 proxy = urllib.request.ProxyHandler({'https': f'http://127.0.0.1:{port}', 'http': f'http://127.0.0.1:{port}'})
@@ -71,7 +71,7 @@ print('archive', code, body[:2] == b'PK')
 print('unknown-repo', get('https://api.github.com/repos/x/y/commits/main')[0])
 print('other-host', get('https://example.com/')[0])
 print('plain-http', get('http://example.com/')[0])
-"#;
+";
 
 #[test]
 fn the_github_stand_in_answers_github_from_a_bare_repository_and_refuses_other_hosts() {
