@@ -42,7 +42,7 @@ REPO_NAME=sable-e2e/Sable   # the GitHub name the stand-in serves this repositor
 REPO_URL=https://github.com/$REPO_NAME
 PHASE_TIMEOUT=${PHASE_TIMEOUT:-1200}
 
-die() { echo "e2e: FAIL: $*"; exit 1; }
+die() { echo "e2e: FAIL: $*" >&2; exit 1; }  # on stderr: also seen from inside $(...)
 step() { echo "e2e: $(date -u +%H:%M:%S) $*"; }
 
 [[ -n "$FASTCHESS_GIT" ]] || die "no fastchess repository given (second argument or \$FASTCHESS_GIT)"
