@@ -115,7 +115,10 @@ impl Searcher {
                 search_depth = depth;
             } else if score >= beta {
                 beta = (score + delta).min(INFINITY);
-                search_depth -= 1;
+                // Not after a mate score: a shallower search may not see the mate again.
+                if !is_decisive(score) {
+                    search_depth -= 1;
+                }
             } else {
                 return score;
             }
