@@ -91,7 +91,11 @@ impl Searcher {
         stability * (1.6 - best_share.min(1.0)) * 1.4
     }
 
-    /// One iteration: a narrow window around the last score, widened on failure.
+    /// One iteration: a narrow window around the last score, widened by half on each failure
+    /// (Ethereal 12's `aspirationWindow`). After a fail high the re-search goes one ply
+    /// shallower per fail high (never below 1, back to full depth after a fail low): the
+    /// deeper search already found the move that beats the window, and the shallower one
+    /// settles its score for less. The depth reported for the iteration stays `depth`.
     pub(super) fn aspiration(&mut self, board: &mut Board, depth: i32, prev: i32) -> i32 {
         let mut delta = params::aspiration();
         let (mut alpha, mut beta) = if depth >= 5 && !is_decisive(prev) {
@@ -99,20 +103,26 @@ impl Searcher {
         } else {
             (-INFINITY, INFINITY)
         };
+        let mut search_depth = depth;
         loop {
-            let score = self.negamax(board, depth, 0, alpha, beta, true);
+            let score = self.negamax(board, search_depth.max(1), 0, alpha, beta, true);
             if self.stopped {
                 return score;
             }
             if score <= alpha {
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
+                search_depth = depth;
             } else if score >= beta {
                 beta = (score + delta).min(INFINITY);
+                // Not after a mate score: a shallower search may not see the mate again.
+                if !is_decisive(score) {
+                    search_depth -= 1;
+                }
             } else {
                 return score;
             }
-            delta *= 2;
+            delta += delta / 2;
             if delta > 1000 {
                 alpha = -INFINITY;
                 beta = INFINITY;

@@ -109,7 +109,7 @@ macro_rules! search_params {
 
 search_params! {
     /// Half-width of the first aspiration window, centipawns.
-    aspiration: "AspWindow" = 25 in 8..=80, c_end 3.0;
+    aspiration: "AspWindow" = 14 in 8..=80, c_end 3.0;
     /// Reverse futility margin per ply of depth.
     rfp_margin: "RfpMargin" = 80 in 30..=200, c_end 8.0;
     /// Deepest node reverse futility prunes.
@@ -186,7 +186,7 @@ mod tests {
         );
         assert_eq!(
             PARAMS[0].uci_option(),
-            "option name AspWindow type spin default 25 min 8 max 80"
+            "option name AspWindow type spin default 14 min 8 max 80"
         );
         assert_eq!(get("nosuch"), None);
     }
