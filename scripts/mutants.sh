@@ -67,7 +67,7 @@ for g in "${groups[@]}"; do
     tally) run tally sable-harness 'src/tournament/tally.rs' -- --lib -- tournament:: ;;
     time) run time sable 'engine/src/search/time.rs' -- --lib -- search::time ;;
     see) run see sable 'engine/src/search/see.rs' -- --lib -- see ;;
-    trace) run trace sable 'engine/src/eval/trace.rs' -- --test eval ;;
+    trace) run trace sable 'engine/src/eval/trace.rs' -- --test integration eval:: ;;
     *) echo "unknown group $g" >&2; exit 2 ;;
   esac
 done

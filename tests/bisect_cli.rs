@@ -6,7 +6,7 @@
 //! others change a weight by one centipawn,
 //! change only text (same `Bench:` line as their parent), or break the build.
 
-mod common;
+use crate::common;
 
 use common::{temp_dir, text};
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! from engines that cannot start or fault game after game, no silent start-position games, no
 //! merged names, no overwritten results, and a log that explains every fault.
 
-mod common;
+use crate::common;
 
 use common::{temp_dir, text};
 

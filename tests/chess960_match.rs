@@ -2,7 +2,7 @@
 //! X-FEN, UCI_Chess960 set on every engine (and an engine without it refused), and a PGN that
 //! an independent reader replays under Chess960 rules (shakmaty, through pgn-reader).
 
-mod common;
+use crate::common;
 
 use common::temp_dir;
 

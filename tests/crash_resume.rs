@@ -4,7 +4,7 @@
 //! in the journal and in the PGN; the PGN is read back by a separate parser (pgn-reader), and no
 //! engine process outlives the harness that started it.
 
-mod common;
+use crate::common;
 
 use common::{temp_dir, text};
 use sable::rng::Rng;

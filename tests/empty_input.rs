@@ -3,7 +3,7 @@
 //! `0 / 0`). Files with some good lines keep the skip-with-warning default (tested beside
 //! each command); here each input holds nothing usable.
 
-mod common;
+use crate::common;
 
 use common::{temp_dir, text};
 use std::path::{Path, PathBuf};

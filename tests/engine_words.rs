@@ -3,7 +3,7 @@
 //! form ("program args" and `--option`), and share one engine pool: a crash costs one position,
 //! an engine that fails on every position ends the run with an error naming it.
 
-mod common;
+use crate::common;
 
 use common::{temp_dir, text, FORCED};
 use std::path::Path;

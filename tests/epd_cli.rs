@@ -1,7 +1,7 @@
 //! `harness epd` end to end with the faulty test engine: crashes and hangs cost one position,
 //! the run goes on; CSV, baseline regression exit code, malformed lines.
 
-mod common;
+use crate::common;
 
 use common::FORCED;
 use std::path::PathBuf;

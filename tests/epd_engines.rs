@@ -1,8 +1,8 @@
 //! `harness epd` and `harness suite-gen` against real engines: Stockfish (installed in CI, so these
 //! are `#[ignore]`d and run with --include-ignored) and our own `sable` (always run).
 
+use crate::common;
 use std::path::{Path, PathBuf};
-mod common;
 
 use common::sable_binary;
 use std::process::{Command, Output};

@@ -14,7 +14,7 @@
 //! The same parser reads a real fastchess's output in the differential test (skipped, with a
 //! line saying so, when no fastchess is built).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! `harness replay` on it reproduces the failure (its exit code says so); normal games leave
 //! none; a run with many failures keeps its bound and says so.
 
-mod common;
+use crate::common;
 
 use common::{temp_dir, text};
 use std::path::{Path, PathBuf};

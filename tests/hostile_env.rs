@@ -2,7 +2,7 @@
 //! full disk. Nothing finished is lost, no engine is left running, and every interruption says
 //! how to resume.
 
-mod common;
+use crate::common;
 
 use common::{temp_dir, text, wait_for};
 

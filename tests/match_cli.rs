@@ -1,7 +1,7 @@
 //! `harness match` / `harness sprt` end to end with the faulty engine: PGN that pgn-reader reads
 //! back, JSON results, resume after a kill, SPRT exit codes.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

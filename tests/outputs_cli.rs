@@ -3,7 +3,7 @@
 //! another file) and left as it was; `--force` replaces it; a default name that is taken moves
 //! to a numbered one with a `note:`.
 
-mod common;
+use crate::common;
 
 use common::{temp_dir, text, FORCED};
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! list `harness ratings` computes from the PGN it wrote, and awkward PGNs give notes, bad ones
 //! clear errors.
 
-mod common;
+use crate::common;
 
 use common::{temp_dir, text};
 use std::path::Path;

@@ -28,7 +28,7 @@
 //! which makes a missing prerequisite (reference data, a peer engine, git) a failure instead of a
 //! skip.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! Resume from a run's record, and from results files of the previous format (version 1: the
 //! run stored as its command-line words), built here as that version wrote them.
 
-mod common;
+use crate::common;
 
 use common::{temp_dir, text};
 use std::path::Path;

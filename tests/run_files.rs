@@ -5,7 +5,7 @@
 //! is not there gives exit code 4 before any engine starts; input files are checked before any
 //! engine starts; errors say what to type instead.
 
-mod common;
+use crate::common;
 
 use common::{dead_pid, files_in, marked_engine, temp_dir, text, wait_for};
 

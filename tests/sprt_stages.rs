@@ -4,7 +4,7 @@
 //! long one runs, the short stage rejects and the long one never starts, and a run killed in
 //! the middle of the long stage resumes from its file.
 
-mod common;
+use crate::common;
 
 use common::{temp_dir, text};
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! with a parameter's distance from a target, SPSA must walk the parameter to the target (a
 //! wrong update sign walks it away, to the end of its range); and the run resumes from its CSV.
 
-mod common;
+use crate::common;
 
 use common::{temp_dir, text};
 

@@ -2,7 +2,7 @@
 //! adjudicated by the tables (`--tb`), checked in their PGN and report. The tests that need the
 //! real tables read ../shared/data/syzygy and are ignored (`.ci/run` runs them).
 
-mod common;
+use crate::common;
 
 use common::{shared_data, temp_dir, text};
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! `harness tune` end to end on the shipped sample: the streaming loader's validation split,
 //! full batches and mini-batches, the weights file it writes, and a malformed line's error.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};

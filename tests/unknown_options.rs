@@ -3,7 +3,7 @@
 //! `--engine` or in `--each`; `--allow-unknown-options` plays on with a warning. With the
 //! faulty engine and with our own sable.
 
-mod common;
+use crate::common;
 
 use common::{sable_binary, temp_dir, text};
 use std::path::Path;

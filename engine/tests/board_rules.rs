@@ -1,7 +1,7 @@
 //! Board invariants on random games: Zobrist keys, make/unmake, captures-only generation, move
 //! validation, check detection, UCI parsing; plus FEN errors and draw rules.
 
-mod common;
+use crate::common;
 
 use common::{random_positions, Rng};
 use sable::board::{Board, FenError};

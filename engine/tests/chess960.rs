@@ -2,7 +2,7 @@
 //! castling mode) as the independent referee; FEN round trips in X-FEN and Shredder-FEN; UCI
 //! notation both ways; Zobrist keys, make/unmake and single-move checks on random 960 games.
 
-mod common;
+use crate::common;
 
 use common::{chess, fen_of, playouts, Rng};
 use sable::board::Board;

@@ -1,7 +1,7 @@
 //! Differential test against shakmaty (the independent referee): legal move sets and perft
 //! counts on 10,000 random positions rich in castling, en passant and promotions.
 
-mod common;
+use crate::common;
 
 use common::{chess, random_positions, shakmaty_moves};
 use sable::board::Board;

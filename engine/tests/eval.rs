@@ -594,7 +594,7 @@ fn thread_cpu_ns() -> Option<u64> {
 }
 
 /// Speed of `evaluate` on playout positions:
-/// `cargo test --release -p sable --test eval -- --ignored --nocapture eval_speed`.
+/// `cargo test --release -p sable --test integration eval::eval_speed -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn eval_speed() {

@@ -2,7 +2,7 @@
 //! against the committed weights file, pinned material weights, and (with the shared reference
 //! data) the defaults against real game results.
 
-mod common;
+use crate::common;
 
 use common::shared_data;
 use sable::board::Board;

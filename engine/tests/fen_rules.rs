@@ -2,7 +2,7 @@
 //! `data/fen-rules.txt`, and random placements judged by shakmaty, whose position rules
 //! (`TOO_MUCH_MATERIAL`, `IMPOSSIBLE_CHECK`, ...) are the independent referee.
 
-mod common;
+use crate::common;
 
 use common::placements::placement;
 use common::Rng;

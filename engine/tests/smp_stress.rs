@@ -3,7 +3,7 @@
 //! in one legal `bestmove` (checked by shakmaty), every `isready` must be answered, and the
 //! engine must not die. `SABLE_STRESS_ROUNDS` sets the number of searches (default 60).
 
-mod common;
+use crate::common;
 
 use common::process::UciProcess as Engine;
 use common::{chess, shakmaty_moves, Rng};

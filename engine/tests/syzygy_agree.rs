@@ -5,7 +5,7 @@
 //! in WDL or DTZ. Needs the shared tables and python-chess (skipped, saying so, without it;
 //! `scripts/ci/tb-agree.sh` installs it first).
 
-mod common;
+use crate::common;
 
 use common::syzygy_dir;
 use std::io::Write;

@@ -4,11 +4,11 @@
 //! tablebase defence (shakmaty-syzygy's `best_move`: the longest resistance). The same games
 //! without the path show how many wins the engine alone spoils (printed, not asserted).
 //!
-//!   cargo test --release -p sable --test syzygy_convert -- --ignored --nocapture
+//!   cargo test --release -p sable --test integration syzygy_convert:: -- --ignored --nocapture
 //!
 //! `SABLE_CONVERT_NODES` sets the engine's nodes per move (default 20000).
 
-mod common;
+use crate::common;
 
 use common::process::UciProcess;
 use common::syzygy_dir;

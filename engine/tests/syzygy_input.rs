@@ -3,7 +3,7 @@
 //! (naming the folder or file), skipped, never a panic or a hang; the engine keeps searching.
 //! The synthetic cases run everywhere; the ones that damage real tables need the shared data.
 
-mod common;
+use crate::common;
 
 use common::placements::random_fens;
 use common::process::UciProcess;

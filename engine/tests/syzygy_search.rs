@@ -3,7 +3,7 @@
 //! tablebase wins, `Syzygy50MoveRule`, and root moves that never give up a win or a draw,
 //! judged by shakmaty-syzygy's own probe of the position after the move played.
 
-mod common;
+use crate::common;
 
 use common::placements::random_fens;
 use common::process::UciProcess;

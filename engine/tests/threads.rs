@@ -2,7 +2,7 @@
 //! total over all threads, `stop` reaches every thread at once, and one thread is exactly the
 //! single-threaded searcher.
 
-mod common;
+use crate::common;
 
 use sable::board::Board;
 use sable::search::{Limits, NoReport, Searcher, ThreadPool};

@@ -3,7 +3,7 @@
 use sable::board::Board;
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 
 use common::process::UciProcess as Engine;
 
