@@ -1,10 +1,12 @@
 //! Iterative deepening with aspiration windows, and the negamax PVS alpha-beta below it with
-//! check extension, null-move pruning, reverse futility, futility pruning and LMR.
+//! check extension, singular extension with multi-cut, null-move pruning, reverse futility,
+//! futility pruning and LMR.
 
 use super::history::{bonus, piece_to, NO_CONTEXT};
 use super::movepick::{is_tactical, MovePicker};
 use super::score::{is_decisive, Score, DRAW, INFINITY, MATE, MAX_PLY, TB_BOUND};
 use super::see::see;
+use super::singular::{singular_candidate, Singular};
 use super::tb::TbProbe;
 use super::time::TimeManager;
 use super::tt::{Bound, TtHit};
@@ -241,7 +243,7 @@ impl Searcher {
         if depth >= params::iir_depth() && tt_move.is_null() {
             node.depth -= 1;
         }
-        self.search_moves(board, node, alpha, beta, tt_move)
+        self.search_moves(board, node, alpha, beta, hit)
     }
 
     /// Node-level pruning before any move: reverse futility and null move. `Some(score)` to
@@ -305,8 +307,9 @@ impl Searcher {
         node: Node,
         mut alpha: i32,
         beta: i32,
-        tt_move: Move,
+        hit: Option<TtHit>,
     ) -> i32 {
+        let tt_move = hit.map_or(Move::NULL, |h| h.mv);
         let Node {
             depth,
             ply,
@@ -367,12 +370,22 @@ impl Searcher {
                     continue;
                 }
             }
+            let mut extension = 0;
+            let candidate = hit.filter(|h| mv == h.mv && singular_candidate(depth, ply, *h));
+            if let Some(h) = candidate {
+                match self.singular(board, depth, ply, beta, h) {
+                    Singular::Extend => extension = 1,
+                    Singular::Cut(score) => return score,
+                    Singular::No if self.stopped => return 0,
+                    Singular::No => {}
+                }
+            }
             let nodes_before = self.nodes;
             self.make(board, mv, ply);
             self.moves[ply] = mv;
             self.moved[ply] = key;
             searched += 1;
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + extension;
             let mut score;
             if searched == 1 {
                 score = -self.negamax(board, new_depth, ply + 1, -beta, -alpha, true);
@@ -513,7 +526,7 @@ impl Searcher {
 
     /// The continuation contexts of a node at `ply`: the keys of the moves one and two plies
     /// back (`NO_CONTEXT` above the root and after a null move).
-    fn contexts(&self, ply: usize) -> [u16; 2] {
+    pub(super) fn contexts(&self, ply: usize) -> [u16; 2] {
         let back = |n: usize| ply.checked_sub(n).map_or(NO_CONTEXT, |p| self.moved[p]);
         [back(1), back(2)]
     }

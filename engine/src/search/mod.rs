@@ -16,6 +16,7 @@ mod qsearch;
 pub mod score;
 pub mod see;
 mod shared_nodes;
+mod singular;
 mod tb;
 mod threads;
 pub mod time;

@@ -150,6 +150,11 @@ search_params! {
     history_bonus_max: "HistBonusMax" = 1600 in 400..=4000, c_end 120.0;
     /// Quiescence delta pruning margin.
     delta_margin: "DeltaMargin" = 200 in 50..=600, c_end 20.0;
+    /// Singular extensions: shallowest node that tests its TT move.
+    singular_depth: "SingularDepth" = 8 in 6..=12, c_end 1.0;
+    /// Singular extensions: the test's bound lies this many centipawns per ply of depth below
+    /// the TT score.
+    singular_margin: "SingularMargin" = 1 in 1..=4, c_end 1.0;
     /// Time management: moves assumed left when the GUI does not say.
     moves_to_go: "MovesToGo" = 25 in 10..=60, c_end 2.0;
     /// Time management: the hard limit, percent of the move's share.
