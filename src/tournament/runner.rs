@@ -158,7 +158,9 @@ fn resume(cfg: &MatchConfig, state: &mut Tally) -> anyhow::Result<HashSet<u64>> 
 
 /// One start of every engine before any game, and the UCI log opened: `Ok(Err(why))` for a
 /// broken setup (an engine whose program is not there, or one that does not start), which stops
-/// the run having played and written nothing.
+/// the run having played and written nothing. The reason is text on purpose: it becomes
+/// [`Stop::Setup`], kept as text in the results file, and comes from two sources (preflight's
+/// missing program, an engine's start error) that have nothing else in common.
 fn start_engines(
     cfg: &MatchConfig,
     cpus: Option<&affinity::CpuPlan>,
