@@ -10,9 +10,79 @@
 
 use crate::plumbing::hash::fnv;
 use crate::plumbing::progress::spin;
-use crate::plumbing::revision::{build_revision, worktree_add, worktree_remove};
+use crate::plumbing::revision::{build_revision, worktree_add, worktree_remove, RevisionError};
+use std::fmt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+/// Why `--build` and `--engine-path` do not go together.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BuildSpecError {
+    /// `--engine-path` given with `--build sable` or `--build none` (`build`).
+    EnginePath { build: String },
+    /// `--build` given an empty command.
+    NoCommand,
+}
+
+impl fmt::Display for BuildSpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildSpecError::EnginePath { build } => write!(
+                f,
+                "--engine-path goes with a build command, not with --build {build}"
+            ),
+            BuildSpecError::NoCommand => write!(f, "--build needs a command (or sable, or none)"),
+        }
+    }
+}
+
+impl std::error::Error for BuildSpecError {}
+
+/// Why a revision does not build (the step is skipped, as `git bisect skip` would).
+#[derive(Debug)]
+pub enum BuildError {
+    /// The build (`what`: cargo build, or the user's command) failed: the last line of its
+    /// output, and the log file that holds the rest (None when the log could not be written).
+    Failed {
+        what: String,
+        last: String,
+        log: Option<PathBuf>,
+    },
+    /// The build command could not be started.
+    Start { cmd: String, cause: std::io::Error },
+    /// The build command succeeded but made no engine at `--engine-path`.
+    NoEngine { cmd: String, engine_path: String },
+    /// A worktree's folder or its build stamp could not be written.
+    Write {
+        path: PathBuf,
+        cause: std::io::Error,
+    },
+    /// The revision's worktree could not be made.
+    Tree(RevisionError),
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::Failed { what, last, log } => {
+                write!(f, "{what} failed: {last}")?;
+                match log {
+                    Some(log) => write!(f, " (log: {})", log.display()),
+                    None => Ok(()),
+                }
+            }
+            BuildError::Start { cmd, cause } => write!(f, "sh -c {cmd:?}: {cause}"),
+            BuildError::NoEngine { cmd, engine_path } => write!(
+                f,
+                "`{cmd}` succeeded, but made no {engine_path} (--engine-path)"
+            ),
+            BuildError::Write { path, cause } => write!(f, "{}: {cause}", path.display()),
+            BuildError::Tree(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
 
 /// How each revision is built.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,14 +102,14 @@ pub enum BuildSpec {
 
 impl BuildSpec {
     /// From `--build` (`sable`, `none` or a command) and `--engine-path`.
-    pub fn parse(build: &str, engine_path: Option<&str>) -> Result<BuildSpec, String> {
+    pub fn parse(build: &str, engine_path: Option<&str>) -> Result<BuildSpec, BuildSpecError> {
         match (build.trim(), engine_path) {
             ("sable", None) => Ok(BuildSpec::Sable),
             ("none", None) => Ok(BuildSpec::Nothing),
-            ("sable" | "none", Some(_)) => Err(format!(
-                "--engine-path goes with a build command, not with --build {build}"
-            )),
-            ("", _) => Err("--build needs a command (or sable, or none)".into()),
+            ("sable" | "none", Some(_)) => Err(BuildSpecError::EnginePath {
+                build: build.to_owned(),
+            }),
+            ("", _) => Err(BuildSpecError::NoCommand),
             (cmd, path) => Ok(BuildSpec::Command {
                 cmd: cmd.to_owned(),
                 engine_path: path.unwrap_or("target/release/sable").to_owned(),
@@ -101,7 +171,7 @@ impl Builder {
 
     /// Builds `hash`; `Err` says why it does not build (the last lines of its output, and the
     /// log file that holds the rest).
-    pub fn build(&self, hash: &str) -> Result<Built, String> {
+    pub fn build(&self, hash: &str) -> Result<Built, BuildError> {
         let short = super::history::short(hash);
         let mut built = Built {
             engine: None,
@@ -135,7 +205,10 @@ impl Builder {
                             .current_dir(&tree)
                             .output()
                     })
-                    .map_err(|e| format!("sh -c {cmd:?}: {e}"))?;
+                    .map_err(|cause| BuildError::Start {
+                        cmd: cmd.clone(),
+                        cause,
+                    })?;
                     let text = format!(
                         "{}{}",
                         String::from_utf8_lossy(&out.stdout),
@@ -146,12 +219,15 @@ impl Builder {
                         return Err(self.failure(short, cmd, &why));
                     }
                     if !engine.exists() {
-                        return Err(format!(
-                            "`{cmd}` succeeded, but made no {engine_path} (--engine-path)"
-                        ));
+                        return Err(BuildError::NoEngine {
+                            cmd: cmd.clone(),
+                            engine_path: engine_path.clone(),
+                        });
                     }
-                    std::fs::write(&stamp, text)
-                        .map_err(|e| format!("{}: {e}", stamp.display()))?;
+                    std::fs::write(&stamp, text).map_err(|cause| BuildError::Write {
+                        path: stamp.clone(),
+                        cause,
+                    })?;
                 }
                 built.engine = Some(engine);
             }
@@ -160,7 +236,7 @@ impl Builder {
     }
 
     /// Writes a failed build's output to `build-<short>.log` and returns the reason in one line.
-    fn failure(&self, short: &str, what: &str, output: &str) -> String {
+    fn failure(&self, short: &str, what: &str, output: &str) -> BuildError {
         let log = self.logs.join(format!("build-{short}.log"));
         let last = output
             .lines()
@@ -168,14 +244,15 @@ impl Builder {
             .map(str::trim)
             .find(|l| !l.is_empty())
             .unwrap_or("no output");
-        match std::fs::write(&log, output) {
-            Ok(()) => format!("{what} failed: {last} (log: {})", log.display()),
-            Err(_) => format!("{what} failed: {last}"),
+        BuildError::Failed {
+            what: what.to_owned(),
+            last: last.to_owned(),
+            log: std::fs::write(&log, output).ok().map(|()| log),
         }
     }
 
     /// A fresh worktree of `hash` (an earlier one is reused if its build finished).
-    fn tree(&self, hash: &str) -> Result<PathBuf, String> {
+    fn tree(&self, hash: &str) -> Result<PathBuf, BuildError> {
         let dir = self.trees().join(hash);
         if dir.join(".git").exists()
             && (dir.with_extension("built").exists()
@@ -184,8 +261,11 @@ impl Builder {
             return Ok(dir);
         }
         self.remove_tree(&dir);
-        std::fs::create_dir_all(self.trees()).map_err(|e| format!("{}: {e}", dir.display()))?;
-        worktree_add(&self.repo, &dir, hash)?;
+        std::fs::create_dir_all(self.trees()).map_err(|cause| BuildError::Write {
+            path: dir.clone(),
+            cause,
+        })?;
+        worktree_add(&self.repo, &dir, hash).map_err(BuildError::Tree)?;
         Ok(dir)
     }
 

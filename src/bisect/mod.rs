@@ -116,8 +116,7 @@ fn settings(o: &Options, h: &History, classes: usize) -> anyhow::Result<(Setting
             }
             let max_tests = plan::max_tests(classes);
             let per_step = plan::per_step_error(*max_error, max_tests);
-            let sprt =
-                Sprt::new(*elo0, *elo1, per_step, per_step, *model).map_err(anyhow::Error::msg)?;
+            let sprt = Sprt::new(*elo0, *elo1, per_step, per_step, *model)?;
             let s = SprtSettings {
                 elo0: *elo0,
                 elo1: *elo1,

@@ -97,7 +97,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         Some(_) => "none",
         None => "sable",
     });
-    let build = BuildSpec::parse(build, args.engine_path.as_deref()).map_err(anyhow::Error::msg)?;
+    let build = BuildSpec::parse(build, args.engine_path.as_deref())?;
     let mode = match &args.test {
         Some(cmd) => Mode::Test(cmd.clone()),
         None => {

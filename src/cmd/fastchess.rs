@@ -79,10 +79,13 @@ fn config(plan: &translate::Plan) -> anyhow::Result<MatchConfig> {
     cfg.results = plan.results.clone();
     if plan.sprt {
         let model: Model = parsed.model;
-        cfg.sprt = Some(
-            Sprt::new(parsed.elo0, parsed.elo1, parsed.alpha, parsed.beta, model)
-                .map_err(anyhow::Error::msg)?,
-        );
+        cfg.sprt = Some(Sprt::new(
+            parsed.elo0,
+            parsed.elo1,
+            parsed.alpha,
+            parsed.beta,
+            model,
+        )?);
     }
     Ok(cfg)
 }

@@ -18,10 +18,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     // A new test's bounds are checked before anything slow (a `rev:` build) happens.
     let new = match &resume {
         Some(_) => None,
-        None => Some(
-            Sprt::new(args.elo0, args.elo1, args.alpha, args.beta, args.model)
-                .map_err(anyhow::Error::msg)?,
-        ),
+        None => Some(Sprt::new(
+            args.elo0, args.elo1, args.alpha, args.beta, args.model,
+        )?),
     };
     // So is its picture's name (the output rule), before any engine starts.
     let plot = match &resume {

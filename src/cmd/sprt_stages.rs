@@ -33,7 +33,7 @@ pub fn run_if_staged(now: &Args) -> anyhow::Result<Option<i32>> {
     let mut specs: [StageSpec; 2] = Default::default();
     let mut bounds = [(0.0, 0.0); 2];
     for k in 0..2 {
-        specs[k] = StageSpec::parse(STAGES[k], &stages[k].words).map_err(anyhow::Error::msg)?;
+        specs[k] = StageSpec::parse(STAGES[k], &stages[k].words)?;
         bounds[k] = (stages[k].sprt.elo0, stages[k].sprt.elo1);
     }
     if staged.resumed.is_some() && !stage_file(&staged.main, STAGES[0]).exists() {
@@ -163,15 +163,14 @@ fn new_record(args: &Args, main: &Path, quiet: bool) -> anyhow::Result<RunRecord
     let mut stages = Vec::new();
     let mut first = None;
     for k in 0..2 {
-        let spec = StageSpec::parse(STAGES[k], &texts[k]).map_err(anyhow::Error::msg)?;
+        let spec = StageSpec::parse(STAGES[k], &texts[k])?;
         let sprt = Sprt::new(
             spec.elo0.unwrap_or(args.elo0),
             spec.elo1.unwrap_or(args.elo1),
             spec.alpha.unwrap_or(args.alpha),
             spec.beta.unwrap_or(args.beta),
             args.model,
-        )
-        .map_err(anyhow::Error::msg)?;
+        )?;
         let mut m = args.match_args.clone();
         m.each.extend(spec.each.iter().cloned());
         m.results = Some(stage_file(main, STAGES[k]));

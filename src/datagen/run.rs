@@ -70,11 +70,11 @@ impl Describe for Summary {
 
 /// The book's positions (EPD or FEN lines, as a match's `--openings format=epd` reads them).
 pub fn read_book(path: &Path) -> anyhow::Result<Vec<Chess>> {
-    let openings = book::read_epd(path, Variant::Standard).map_err(anyhow::Error::msg)?;
+    let openings = book::read_epd(path, Variant::Standard)?;
     anyhow::ensure!(!openings.is_empty(), "{}: no positions", path.display());
     openings
         .iter()
-        .map(|o| o.position(Variant::Standard).map_err(anyhow::Error::msg))
+        .map(|o| o.position(Variant::Standard).map_err(Into::into))
         .collect()
 }
 

@@ -26,8 +26,9 @@
 //! those of the `--log` file (`>` sent, `<` received, `!` stderr) and `#` for the harness's
 //! notes. Keys this version does not know are skipped, so a later version can add some.
 
-use super::lines::{parse_go, parse_position};
+use super::lines::{parse_go, parse_position, LineError};
 use crate::game::case::{side_label, EngineCase, FailureCase, FailureKind};
+use crate::game::variant::UnknownVariant;
 use crate::game::{Opening, Variant};
 use crate::uci::flight::{Entry, Kind, Snapshot};
 use crate::uci::EngineSpec;
@@ -55,7 +56,7 @@ pub enum CaseError {
         /// Its line number, from 1.
         line: usize,
         /// What is wrong with it.
-        cause: String,
+        cause: Cause,
     },
     /// A key every case has is missing.
     Missing {
@@ -84,13 +85,81 @@ impl fmt::Display for CaseError {
 
 impl std::error::Error for CaseError {}
 
+/// What is wrong with one line of a case file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cause {
+    /// A value's backslash before something other than `\\`, `n` or `r` (None: the end).
+    Backslash(Option<char>),
+    /// A header line without its `:`.
+    KeyValue(String),
+    /// A key that needs a number.
+    Number { key: String, value: String },
+    /// A `setoption` value not in the form `setoption name N value V`.
+    SetOption(String),
+    /// A failure kind this version does not know.
+    Failure(String),
+    /// A side that is neither white nor black.
+    Side(String),
+    /// A `format:` this version does not read.
+    Format(String),
+    /// A variant this harness does not play.
+    Variant(UnknownVariant),
+    /// The recorded `position` or `go` line does not read back.
+    Recorded(LineError),
+    /// A transcript line not in the form `+SECONDS side mark text`.
+    Transcript(String),
+    /// A transcript line of a side other than white or black.
+    TranscriptSide(String),
+}
+
+impl fmt::Display for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Cause::Backslash(c) => {
+                let what = c.map_or_else(|| "the end".to_owned(), |c| format!("`{c}`"));
+                write!(f, "a backslash before {what}: write `\\\\` for one")
+            }
+            Cause::KeyValue(line) => write!(f, "expected `key: value`, got `{line}`"),
+            Cause::Number { key, value } => write!(f, "`{key}` needs a number, got `{value}`"),
+            Cause::SetOption(line) => {
+                write!(f, "expected `setoption name N value V`, got `{line}`")
+            }
+            Cause::Failure(slug) => {
+                let known: Vec<&str> = FailureKind::ALL.iter().map(|k| k.slug()).collect();
+                write!(f, "unknown failure `{slug}` (one of {})", known.join(", "))
+            }
+            Cause::Side(side) => write!(f, "side `{side}`: expected white or black"),
+            Cause::Format(format) => write!(f, "format `{format}`, expected `{FORMAT}`"),
+            Cause::Variant(e) => write!(f, "{e}"),
+            Cause::Recorded(e) => write!(f, "{e}"),
+            Cause::Transcript(line) => write!(
+                f,
+                "expected `+SECONDS side mark text` in the transcript, got `{line}`"
+            ),
+            Cause::TranscriptSide(side) => write!(f, "unknown side `{side}` in the transcript"),
+        }
+    }
+}
+
+impl From<LineError> for Cause {
+    fn from(e: LineError) -> Cause {
+        Cause::Recorded(e)
+    }
+}
+
+impl From<UnknownVariant> for Cause {
+    fn from(e: UnknownVariant) -> Cause {
+        Cause::Variant(e)
+    }
+}
+
 fn escape(s: &str) -> String {
     s.replace('\\', "\\\\")
         .replace('\n', "\\n")
         .replace('\r', "\\r")
 }
 
-fn unescape(s: &str) -> Result<String, String> {
+fn unescape(s: &str) -> Result<String, Cause> {
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars();
     while let Some(c) = chars.next() {
@@ -102,10 +171,7 @@ fn unescape(s: &str) -> Result<String, String> {
             Some('\\') => out.push('\\'),
             Some('n') => out.push('\n'),
             Some('r') => out.push('\r'),
-            other => {
-                let what = other.map_or_else(|| "the end".to_owned(), |c| format!("`{c}`"));
-                return Err(format!("a backslash before {what}: write `\\\\` for one"));
-            }
+            other => return Err(Cause::Backslash(other)),
         }
     }
     Ok(out)
@@ -269,7 +335,7 @@ impl<'a> Header<'a> {
             }
             let (key, value) = line
                 .split_once(':')
-                .ok_or_else(|| header.at(n, format!("expected `key: value`, got `{line}`")))?;
+                .ok_or_else(|| header.at(n, Cause::KeyValue(line.to_owned())))?;
             let value =
                 unescape(value.strip_prefix(' ').unwrap_or(value)).map_err(|e| header.at(n, e))?;
             header
@@ -282,7 +348,7 @@ impl<'a> Header<'a> {
     }
 
     /// The error of line `line`.
-    fn at(&self, line: usize, cause: String) -> CaseError {
+    fn at(&self, line: usize, cause: Cause) -> CaseError {
         CaseError::Line {
             path: self.path.to_owned(),
             line,
@@ -316,18 +382,20 @@ impl<'a> Header<'a> {
 
     fn number(&self, key: &str) -> Result<u64, CaseError> {
         let (n, v) = self.need(key)?;
-        v.parse()
-            .map_err(|_| self.at(*n, format!("`{key}` needs a number, got `{v}`")))
+        v.parse().map_err(|_| {
+            let (key, value) = (key.to_owned(), v.clone());
+            self.at(*n, Cause::Number { key, value })
+        })
     }
 
     /// A required value read by `parse`, its error placed on the value's line.
-    fn parsed<T>(
+    fn parsed<T, E: Into<Cause>>(
         &self,
         key: &str,
-        parse: impl Fn(&str) -> Result<T, String>,
+        parse: impl Fn(&str) -> Result<T, E>,
     ) -> Result<T, CaseError> {
         let (n, v) = self.need(key)?;
-        parse(v).map_err(|e| self.at(*n, e))
+        parse(v).map_err(|e| self.at(*n, e.into()))
     }
 
     /// The engine that played `label` (white or black): how it was started and configured.
@@ -344,12 +412,7 @@ impl<'a> Header<'a> {
             let (name, value) = line
                 .strip_prefix("setoption name ")
                 .and_then(|rest| rest.split_once(" value "))
-                .ok_or_else(|| {
-                    self.at(
-                        *n,
-                        format!("expected `setoption name N value V`, got `{line}`"),
-                    )
-                })?;
+                .ok_or_else(|| self.at(*n, Cause::SetOption(line.clone())))?;
             spec.options.push((name.to_owned(), value.to_owned()));
         }
         let name = self.text(&key("name"))?;
@@ -371,19 +434,16 @@ impl<'a> Header<'a> {
 }
 
 /// The failure kind by its slug.
-fn failure_kind(slug: &str) -> Result<FailureKind, String> {
-    FailureKind::from_slug(slug).ok_or_else(|| {
-        let known: Vec<&str> = FailureKind::ALL.iter().map(|k| k.slug()).collect();
-        format!("unknown failure `{slug}` (one of {})", known.join(", "))
-    })
+fn failure_kind(slug: &str) -> Result<FailureKind, Cause> {
+    FailureKind::from_slug(slug).ok_or_else(|| Cause::Failure(slug.to_owned()))
 }
 
 /// Whether the side that failed was White.
-fn white_failed(side: &str) -> Result<bool, String> {
+fn white_failed(side: &str) -> Result<bool, Cause> {
     match side {
         "white" => Ok(true),
         "black" => Ok(false),
-        other => Err(format!("side `{other}`: expected white or black")),
+        other => Err(Cause::Side(other.to_owned())),
     }
 }
 
@@ -393,9 +453,9 @@ pub fn parse(text: &str, path: &Path) -> Result<FailureCase, CaseError> {
     let (header, body_start) = Header::read(path, &mut lines)?;
     header.parsed("format", |f| match f {
         FORMAT => Ok(()),
-        _ => Err(format!("format `{f}`, expected `{FORMAT}`")),
+        _ => Err(Cause::Format(f.to_owned())),
     })?;
-    let variant: Variant = header.parsed("variant", str::parse)?;
+    let variant: Variant = header.parsed("variant", str::parse::<Variant>)?;
     header.parsed("position", |p| parse_position(p, variant))?;
     header.parsed("go", parse_go)?;
     let transcript = Snapshot {
@@ -433,9 +493,9 @@ pub fn parse(text: &str, path: &Path) -> Result<FailureCase, CaseError> {
 }
 
 /// One transcript line: `+SECONDS.MICROS side mark text`.
-fn transcript_line(line: &str) -> Result<Entry, String> {
+fn transcript_line(line: &str) -> Result<Entry, Cause> {
     let line = line.strip_suffix('\r').unwrap_or(line);
-    let bad = || format!("expected `+SECONDS side mark text` in the transcript, got `{line}`");
+    let bad = || Cause::Transcript(line.to_owned());
     let (time, rest) = line.split_once(' ').ok_or_else(bad)?;
     let (source, rest) = rest.split_once(' ').ok_or_else(bad)?;
     let (mark, text) = rest.split_once(' ').unwrap_or((rest, ""));
@@ -449,7 +509,7 @@ fn transcript_line(line: &str) -> Result<Entry, String> {
         _ => return Err(bad()),
     };
     if source != side_label(true) && source != side_label(false) {
-        return Err(format!("unknown side `{source}` in the transcript"));
+        return Err(Cause::TranscriptSide(source.to_owned()));
     }
     Ok(Entry {
         at_us: secs

@@ -3,15 +3,66 @@
 
 use crate::game::Variant;
 use crate::uci::GoParams;
-use shakmaty::fen::Fen;
+use shakmaty::fen::{Fen, ParseFenError};
 use shakmaty::{Chess, Position};
+
+/// Why a recorded `position` or `go` line does not read back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LineError {
+    /// Not a `position` line.
+    NotPosition(String),
+    /// The setup is neither `startpos` nor `fen ...`.
+    Setup(String),
+    /// The FEN does not parse.
+    Fen { fen: String, cause: ParseFenError },
+    /// The FEN's position is illegal: shakmaty's verdict as text (its error holds the whole
+    /// position and cannot be compared), which begins `illegal position: `.
+    Illegal(String),
+    /// Move `number` (from 1) of the `moves` list is illegal where it is played.
+    Move { number: usize, uci: String },
+    /// Not a `go` line.
+    NotGo(String),
+    /// A `go` word that is no limit the runner writes.
+    Limit(String),
+    /// A limit without its value.
+    NoValue(String),
+    /// A limit whose value is no number.
+    Number { key: String, value: String },
+    /// A `go` line not in the form the runner writes (`form`).
+    Form { line: String, form: String },
+}
+
+impl std::fmt::Display for LineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LineError::NotPosition(line) => {
+                write!(f, "expected `position startpos|fen ...`, got `{line}`")
+            }
+            LineError::Setup(setup) => write!(f, "expected startpos or fen, got `{setup}`"),
+            LineError::Fen { fen, cause } => write!(f, "bad FEN `{fen}`: {cause}"),
+            LineError::Illegal(why) => write!(f, "{why}"),
+            LineError::Move { number, uci } => write!(f, "move {number} `{uci}` is illegal"),
+            LineError::NotGo(line) => write!(f, "expected a `go` line, got `{line}`"),
+            LineError::Limit(key) => write!(f, "`go`: unknown limit `{key}`"),
+            LineError::NoValue(key) => write!(f, "`go`: `{key}` needs a value"),
+            LineError::Number { key, value } => {
+                write!(f, "`go`: `{key}` needs a number, got `{value}`")
+            }
+            LineError::Form { line, form } => {
+                write!(f, "`{line}` is not in the runner's form (`{form}`)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for LineError {}
 
 /// The position a `position startpos|fen FEN [moves M...]` line sets up, under `variant`'s
 /// castling rules.
-pub fn parse_position(line: &str, variant: Variant) -> Result<Chess, String> {
+pub fn parse_position(line: &str, variant: Variant) -> Result<Chess, LineError> {
     let rest = line
         .strip_prefix("position ")
-        .ok_or_else(|| format!("expected `position startpos|fen ...`, got `{line}`"))?
+        .ok_or_else(|| LineError::NotPosition(line.to_owned()))?
         .trim();
     let (setup, moves) = match rest.split_once(" moves") {
         Some((s, m)) => (s.trim(), m),
@@ -22,15 +73,21 @@ pub fn parse_position(line: &str, variant: Variant) -> Result<Chess, String> {
     } else {
         let fen = setup
             .strip_prefix("fen ")
-            .ok_or_else(|| format!("expected startpos or fen, got `{setup}`"))?
+            .ok_or_else(|| LineError::Setup(setup.to_owned()))?
             .trim();
-        let fen: Fen = fen.parse().map_err(|e| format!("bad FEN `{fen}`: {e}"))?;
-        fen.into_position(variant.castling_mode())
-            .map_err(|e| format!("illegal position: {e}"))?
+        let parsed: Fen = fen.parse().map_err(|cause| LineError::Fen {
+            fen: fen.to_owned(),
+            cause,
+        })?;
+        parsed
+            .into_position(variant.castling_mode())
+            .map_err(|e| LineError::Illegal(e.to_string()))?
     };
     for (i, m) in moves.split_ascii_whitespace().enumerate() {
-        let mv = crate::game::judge::legal_move(&pos, m)
-            .ok_or_else(|| format!("move {} `{m}` is illegal", i + 1))?;
+        let mv = crate::game::judge::legal_move(&pos, m).ok_or_else(|| LineError::Move {
+            number: i + 1,
+            uci: m.to_owned(),
+        })?;
         pos.play_unchecked(mv);
     }
     Ok(pos)
@@ -38,10 +95,10 @@ pub fn parse_position(line: &str, variant: Variant) -> Result<Chess, String> {
 
 /// The limits of a `go` line as the runner writes them (`GoParams::to_command`); any other form
 /// is refused, so that a replay sends exactly the recorded line.
-pub fn parse_go(line: &str) -> Result<GoParams, String> {
+pub fn parse_go(line: &str) -> Result<GoParams, LineError> {
     let mut words = line.split_ascii_whitespace();
     if words.next() != Some("go") {
-        return Err(format!("expected a `go` line, got `{line}`"));
+        return Err(LineError::NotGo(line.to_owned()));
     }
     let mut g = GoParams::default();
     while let Some(key) = words.next() {
@@ -60,21 +117,17 @@ pub fn parse_go(line: &str) -> Result<GoParams, String> {
             "depth",
         ];
         if !LIMITS.contains(&key) {
-            return Err(format!("`go`: unknown limit `{key}`"));
+            return Err(LineError::Limit(key.to_owned()));
         }
         let value = words
             .next()
-            .ok_or_else(|| format!("`go`: `{key}` needs a value"))?;
-        let num = || {
-            value
-                .parse::<u64>()
-                .map_err(|_| format!("`go`: `{key}` needs a number, got `{value}`"))
+            .ok_or_else(|| LineError::NoValue(key.to_owned()))?;
+        let bad = || LineError::Number {
+            key: key.to_owned(),
+            value: value.to_owned(),
         };
-        let small = || {
-            value
-                .parse::<u32>()
-                .map_err(|_| format!("`go`: `{key}` needs a number, got `{value}`"))
-        };
+        let num = || value.parse::<u64>().map_err(|_| bad());
+        let small = || value.parse::<u32>().map_err(|_| bad());
         match key {
             "wtime" => g.wtime = Some(num()?),
             "btime" => g.btime = Some(num()?),
@@ -87,10 +140,10 @@ pub fn parse_go(line: &str) -> Result<GoParams, String> {
         }
     }
     if g.to_command() != line {
-        return Err(format!(
-            "`{line}` is not in the runner's form (`{}`)",
-            g.to_command()
-        ));
+        return Err(LineError::Form {
+            line: line.to_owned(),
+            form: g.to_command(),
+        });
     }
     Ok(g)
 }
@@ -134,7 +187,7 @@ mod tests {
             assert!(parse_position(bad, Variant::Standard).is_err(), "{bad}");
         }
         let e = parse_position("position startpos moves e2e4 e2e4", Variant::Standard);
-        assert_eq!(e.unwrap_err(), "move 2 `e2e4` is illegal");
+        assert_eq!(e.unwrap_err().to_string(), "move 2 `e2e4` is illegal");
     }
 
     #[test]

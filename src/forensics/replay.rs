@@ -71,7 +71,7 @@ impl std::fmt::Display for Observation {
 pub enum ReplayError {
     /// The recorded `position` or `go` line does not read (a case not read by
     /// [`super::format::read`], which checks them with their line numbers).
-    BadCase(String),
+    BadCase(super::lines::LineError),
     /// The engine cannot be started and made ready.
     Start(StartError),
 }

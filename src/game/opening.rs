@@ -2,7 +2,7 @@
 //! the game loop, the failure cases and the books all read it.
 
 use super::variant::Variant;
-use shakmaty::fen::Fen;
+use shakmaty::fen::{Fen, ParseFenError};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
 
@@ -17,21 +17,51 @@ pub struct Opening {
     pub origin: Option<String>,
 }
 
+/// Why an opening gives no position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OpeningError {
+    /// The FEN does not parse.
+    Fen { fen: String, cause: ParseFenError },
+    /// The FEN's position is illegal: shakmaty's verdict as text (its error holds the whole
+    /// position and cannot be compared).
+    Illegal { fen: String, why: String },
+    /// A book move that is not legal where it is played.
+    Move(String),
+}
+
+impl std::fmt::Display for OpeningError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpeningError::Fen { fen, cause } => write!(f, "bad FEN `{fen}`: {cause}"),
+            OpeningError::Illegal { fen, why } => write!(f, "illegal position `{fen}`: {why}"),
+            OpeningError::Move(m) => write!(f, "illegal book move `{m}`"),
+        }
+    }
+}
+
+impl std::error::Error for OpeningError {}
+
 impl Opening {
     /// The position after the book moves under `variant`'s rules, or why the opening is
     /// unusable.
-    pub fn position(&self, variant: Variant) -> Result<Chess, String> {
+    pub fn position(&self, variant: Variant) -> Result<Chess, OpeningError> {
         let mut pos: Chess = match &self.fen {
             None => Chess::default(),
             Some(f) => {
-                let fen: Fen = f.parse().map_err(|e| format!("bad FEN `{f}`: {e}"))?;
+                let fen: Fen = f.parse().map_err(|cause| OpeningError::Fen {
+                    fen: f.clone(),
+                    cause,
+                })?;
                 fen.into_position(variant.castling_mode())
-                    .map_err(|e| format!("illegal position `{f}`: {e}"))?
+                    .map_err(|e| OpeningError::Illegal {
+                        fen: f.clone(),
+                        why: e.to_string(),
+                    })?
             }
         };
         for m in &self.moves {
             let mv = m.parse::<UciMove>().ok().and_then(|u| u.to_move(&pos).ok());
-            let mv = mv.ok_or_else(|| format!("illegal book move `{m}`"))?;
+            let mv = mv.ok_or_else(|| OpeningError::Move(m.clone()))?;
             pos.play_unchecked(mv);
         }
         Ok(pos)

@@ -6,7 +6,7 @@ use super::case::{self, EngineCase, FailureCase, FailureKind, FailurePoint};
 use super::fault::{Fault, FaultKind};
 use super::judge;
 use super::line_pattern::LinePattern;
-use super::opening::Opening;
+use super::opening::{Opening, OpeningError};
 use super::player::Player;
 use super::record::{side_name, GameRecord, MoveRecord, Outcome, Termination};
 use super::rules::History;
@@ -252,7 +252,7 @@ impl<'a> Game<'a> {
         moves: &'a mut Vec<MoveRecord>,
     ) -> Result<Game<'a>, Ending> {
         let unusable =
-            |why: String| Ending::rules(Outcome::Draw, &format!("Unusable opening: {why}"));
+            |why: OpeningError| Ending::rules(Outcome::Draw, &format!("Unusable opening: {why}"));
         let pos: Chess = match &opening.fen {
             None => Chess::default(),
             // Books are checked when loaded; this is only a last line of defence.
@@ -275,7 +275,7 @@ impl<'a> Game<'a> {
         for m in &opening.moves {
             let mv = m.parse::<UciMove>().ok();
             let Some(mv) = mv.and_then(|u| u.to_move(&game.pos).ok()) else {
-                return Err(unusable(format!("illegal book move {m}")));
+                return Err(unusable(OpeningError::Move(m.clone())));
             };
             game.push(mv, None);
         }

@@ -16,17 +16,36 @@ pub struct TimeControl {
     pub inc_ms: u64,
 }
 
+/// Why a time control does not read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TcError {
+    /// Not of the form `[moves/]seconds[+increment]`.
+    Malformed(String),
+    /// Neither base time nor increment.
+    NoTime(String),
+}
+
+impl fmt::Display for TcError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TcError::Malformed(s) => write!(
+                f,
+                "malformed time control `{s}` (expected [moves/]seconds[+increment], e.g. 10+0.1)"
+            ),
+            TcError::NoTime(s) => write!(f, "time control `{s}` gives no time"),
+        }
+    }
+}
+
+impl std::error::Error for TcError {}
+
 impl std::str::FromStr for TimeControl {
-    type Err = String;
+    type Err = TcError;
 
     /// `40/60`, `10+0.1`, `40/60+0.5`, `0.5+0.005`, `inf` is not accepted. Seconds, decimals allowed;
     /// `1:30+1` (minutes:seconds) too.
-    fn from_str(s: &str) -> Result<TimeControl, String> {
-        let bad = || {
-            format!(
-                "malformed time control `{s}` (expected [moves/]seconds[+increment], e.g. 10+0.1)"
-            )
-        };
+    fn from_str(s: &str) -> Result<TimeControl, TcError> {
+        let bad = || TcError::Malformed(s.to_owned());
         let (moves, rest) = match s.split_once('/') {
             Some((m, r)) => (m.parse::<u32>().map_err(|_| bad())?, r),
             None => (0, s),
@@ -47,7 +66,7 @@ impl std::str::FromStr for TimeControl {
             None => 0,
         };
         if base_ms == 0 && inc_ms == 0 {
-            return Err(format!("time control `{s}` gives no time"));
+            return Err(TcError::NoTime(s.to_owned()));
         }
         Ok(TimeControl {
             moves,

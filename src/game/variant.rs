@@ -37,15 +37,27 @@ impl Variant {
     }
 }
 
+/// A variant name this harness does not play.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownVariant(pub String);
+
+impl fmt::Display for UnknownVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown variant `{}` (standard or fischerandom)", self.0)
+    }
+}
+
+impl std::error::Error for UnknownVariant {}
+
 impl FromStr for Variant {
-    type Err = String;
+    type Err = UnknownVariant;
 
     /// fastchess's and cutechess's words: `standard`, `fischerandom`; also `chess960`, `frc`.
-    fn from_str(s: &str) -> Result<Variant, String> {
+    fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
         match s.to_ascii_lowercase().as_str() {
             "standard" => Ok(Variant::Standard),
             "fischerandom" | "chess960" | "frc" | "dfrc" => Ok(Variant::Chess960),
-            _ => Err(format!("unknown variant `{s}` (standard or fischerandom)")),
+            _ => Err(UnknownVariant(s.to_owned())),
         }
     }
 }

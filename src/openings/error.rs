@@ -30,6 +30,16 @@ pub enum BookError {
         /// The game's 1-based number in the file.
         game: usize,
         /// Why its moves (or its FEN tag) make no opening.
+        cause: crate::game::opening::OpeningError,
+    },
+    /// A game of a PGN book that the PGN reader could not read, with no moves or FEN before
+    /// the fault.
+    PgnRead {
+        /// The book file.
+        file: PathBuf,
+        /// The game's 1-based number in the file.
+        game: usize,
+        /// The PGN reader's words (its errors are text: it reports the games it skips).
         cause: String,
     },
     /// The book holds no opening at all.
@@ -55,6 +65,9 @@ impl fmt::Display for BookError {
             }
             BookError::EpdLine { file, error } => write!(f, "opening book {file}:{error}"),
             BookError::PgnGame { file, game, cause } => {
+                write!(f, "opening book {}: game {game}: {cause}", file.display())
+            }
+            BookError::PgnRead { file, game, cause } => {
                 write!(f, "opening book {}: game {game}: {cause}", file.display())
             }
             BookError::Empty { file } => {

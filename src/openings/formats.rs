@@ -77,7 +77,7 @@ pub fn read_pgn(
         }
         if let Some(e) = game.error {
             if moves.is_empty() && game.fen.is_none() {
-                return Err(BookError::PgnGame {
+                return Err(BookError::PgnRead {
                     file: path.to_owned(),
                     game: index,
                     cause: e,

@@ -42,13 +42,6 @@ impl std::fmt::Display for RevisionError {
 
 impl std::error::Error for RevisionError {}
 
-/// The rooms above keep their errors as text until they get typed ones of their own.
-impl From<RevisionError> for String {
-    fn from(e: RevisionError) -> String {
-        e.to_string()
-    }
-}
-
 /// Runs a command and returns its stdout, or an error with its stderr.
 fn run(cmd: &mut Command) -> Result<String, RevisionError> {
     let command = format!("{cmd:?}");
@@ -146,15 +139,7 @@ pub fn build_revision(
         log(&format!(
             "rev:{rev}: building the working tree (cargo build --release -p sable)"
         ));
-        run(Command::new("cargo").current_dir(repo).args([
-            "build",
-            "--release",
-            "-p",
-            "sable",
-            "--bin",
-            "sable",
-        ]))?;
-        repo.join("target").join("release").join("sable")
+        cargo_build_sable(repo, None)?
     } else {
         let src = cache.join(format!("src-{key}"));
         worktree_remove(repo, &src);
@@ -162,26 +147,28 @@ pub fn build_revision(
             "rev:{rev} = {key}: git worktree add + cargo build --release"
         ));
         worktree_add(repo, &src, &key)?;
-        let target_dir = cache.join("build");
-        let result = run(Command::new("cargo")
-            .current_dir(&src)
-            .args([
-                "build",
-                "--release",
-                "-p",
-                "sable",
-                "--bin",
-                "sable",
-                "--target-dir",
-            ])
-            .arg(&target_dir));
+        let result = cargo_build_sable(&src, Some(&cache.join("build")));
         worktree_remove(repo, &src);
-        result?;
-        target_dir.join("release").join("sable")
+        result?
     };
     install(&built, &exe)?;
     log(&format!("rev:{rev}: built {}", exe.display()));
     Ok(exe)
+}
+
+/// `cargo build --release -p sable --bin sable` in `dir` (into `target_dir` when given, else
+/// `dir`'s own `target/`); returns the built binary's path.
+fn cargo_build_sable(dir: &Path, target_dir: Option<&Path>) -> Result<PathBuf, RevisionError> {
+    let mut cargo = Command::new("cargo");
+    cargo
+        .current_dir(dir)
+        .args(["build", "--release", "-p", "sable", "--bin", "sable"]);
+    if let Some(t) = target_dir {
+        cargo.arg("--target-dir").arg(t);
+    }
+    run(&mut cargo)?;
+    let target = target_dir.map_or_else(|| dir.join("target"), Path::to_owned);
+    Ok(target.join("release").join("sable"))
 }
 
 /// The git revision an engine was built from: as the user named it and as it was pinned.

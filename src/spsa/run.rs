@@ -114,7 +114,7 @@ pub fn run(cfg: &Config, progress: &mut dyn Progress<[Param]>) -> anyhow::Result
         emitted: None,
     };
     if let Some(why) = missing_program(&engine.spec) {
-        outcome.ended = Ended::NotStarted(why);
+        outcome.ended = Ended::NotStarted(why.to_string());
         return Ok(outcome);
     }
     outcome.out = out_file(cfg.out.as_deref(), cfg.resume, &engine.spec.display_name())?;

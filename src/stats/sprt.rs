@@ -18,17 +18,31 @@ pub enum Model {
     Logistic,
 }
 
+/// An SPRT model name other than `normalized` or `logistic`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownModel(pub String);
+
+impl fmt::Display for UnknownModel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown SPRT model '{}' (expected normalized or logistic)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownModel {}
+
 impl std::str::FromStr for Model {
-    type Err = String;
+    type Err = UnknownModel;
 
     /// Parses `normalized` or `logistic` (any case).
-    fn from_str(s: &str) -> Result<Model, String> {
+    fn from_str(s: &str) -> Result<Model, UnknownModel> {
         match s.to_ascii_lowercase().as_str() {
             "normalized" => Ok(Model::Normalized),
             "logistic" => Ok(Model::Logistic),
-            _ => Err(format!(
-                "unknown SPRT model '{s}' (expected normalized or logistic)"
-            )),
+            _ => Err(UnknownModel(s.to_owned())),
         }
     }
 }

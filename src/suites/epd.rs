@@ -13,6 +13,8 @@ use shakmaty::san::{San, SanPlus};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, PositionError};
 
+pub use super::epd_error::{EpdCause, MoveError, OpError};
+
 /// Where an EPD line came from, for error messages and reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LineRef {
@@ -33,8 +35,8 @@ impl fmt::Display for LineRef {
 pub struct EpdError {
     /// Where the bad line is.
     pub at: LineRef,
-    /// What is wrong with it, in plain words.
-    pub cause: String,
+    /// What is wrong with it (displayed in plain words).
+    pub cause: EpdCause,
 }
 
 impl fmt::Display for EpdError {
@@ -192,7 +194,7 @@ fn require_criterion(pos: EpdPosition) -> Result<EpdPosition, EpdError> {
     } else {
         Err(EpdError {
             at: pos.at,
-            cause: "no bm, am, dm or scored c0 to test against".to_string(),
+            cause: EpdCause::NoCriterion,
         })
     }
 }
@@ -210,7 +212,7 @@ fn make_ids_unique(positions: &mut [EpdPosition]) {
 
 /// Parses one non-empty EPD line (already stripped of NULs and line ends).
 pub fn parse_line(line: &str, at: LineRef) -> Result<EpdPosition, EpdError> {
-    let err = |cause: String| EpdError {
+    let err = |cause: EpdCause| EpdError {
         at: at.clone(),
         cause,
     };
@@ -228,7 +230,12 @@ pub fn parse_line(line: &str, at: LineRef) -> Result<EpdPosition, EpdError> {
         operations: Vec::new(),
     };
     for op in &operations {
-        apply_operation(&mut pos, op).map_err(|e| err(format!("{} operation: {e}", op.opcode)))?;
+        apply_operation(&mut pos, op).map_err(|cause| {
+            err(EpdCause::Operation {
+                opcode: op.opcode.clone(),
+                cause,
+            })
+        })?;
     }
     if pos.points.is_empty() {
         pos.points = points_from_c8_c9(&pos, &operations);
@@ -238,7 +245,7 @@ pub fn parse_line(line: &str, at: LineRef) -> Result<EpdPosition, EpdError> {
 }
 
 /// Splits off and parses the four EPD fields plus optional move counters.
-fn parse_position(line: &str) -> Result<(Chess, &str), String> {
+fn parse_position(line: &str) -> Result<(Chess, &str), EpdCause> {
     let mut fields = Vec::with_capacity(6);
     let mut rest = line;
     while fields.len() < 6 {
@@ -264,20 +271,26 @@ fn parse_position(line: &str) -> Result<(Chess, &str), String> {
         }
     }
     if fields.len() < 4 {
-        return Err(format!("expected 4 FEN fields, found {}", fields.len()));
+        return Err(EpdCause::FenFields(fields.len()));
     }
     if fields.len() == 5 {
-        return Err("halfmove counter without fullmove counter".to_string());
+        return Err(EpdCause::HalfmoveOnly);
     }
-    let fen = Fen::from_ascii(fields.join(" ").as_bytes())
-        .map_err(|e| format!("bad position '{}': {e}", fields.join(" ")))?;
+    let text = fields.join(" ");
+    let fen = Fen::from_ascii(text.as_bytes()).map_err(|cause| EpdCause::BadPosition {
+        fen: text.clone(),
+        cause,
+    })?;
     // Chess960 castling rights (X-FEN or Shredder-FEN) put the position in Chess960 mode.
     let mode = CastlingMode::detect(fen.as_setup());
     let position = fen
         .into_position::<Chess>(mode)
         .or_else(PositionError::ignore_invalid_castling_rights)
         .or_else(PositionError::ignore_invalid_ep_square)
-        .map_err(|e| format!("illegal position '{}': {e}", fields.join(" ")))?;
+        .map_err(|e| EpdCause::Illegal {
+            fen: text,
+            why: e.to_string(),
+        })?;
     Ok((position, rest))
 }
 
@@ -286,7 +299,7 @@ fn is_number(s: &str) -> bool {
 }
 
 /// Splits `op1 a b; op2 "c d"; ...` into operations, honouring quotes.
-fn split_operations(text: &str) -> Result<Vec<Operation>, String> {
+fn split_operations(text: &str) -> Result<Vec<Operation>, EpdCause> {
     let mut ops = Vec::new();
     let mut tokens: Vec<String> = Vec::new();
     let mut current = String::new();
@@ -313,7 +326,7 @@ fn split_operations(text: &str) -> Result<Vec<Operation>, String> {
         }
     }
     if in_quotes {
-        return Err("unterminated quoted string".to_string());
+        return Err(EpdCause::Unterminated);
     }
     flush(&mut tokens, &mut current, &mut quoted);
     push_operation(&mut ops, tokens);
@@ -332,21 +345,21 @@ fn push_operation(ops: &mut Vec<Operation>, mut tokens: Vec<String>) {
 }
 
 /// Interprets the operations the scorer uses; others are only kept.
-fn apply_operation(pos: &mut EpdPosition, op: &Operation) -> Result<(), String> {
+fn apply_operation(pos: &mut EpdPosition, op: &Operation) -> Result<(), OpError> {
     match op.opcode.as_str() {
         "bm" => pos.bm = parse_move_list(&pos.position, &op.operands, false)?,
         "am" => pos.am = parse_move_list(&pos.position, &op.operands, true)?,
         "id" => {
             if op.operands.is_empty() {
-                return Err("missing id".to_string());
+                return Err(OpError::MissingId);
             }
             pos.id = op.operands.join(" ");
         }
         "dm" => {
-            let n = op.operands.first().ok_or("missing mate distance")?;
-            let n: u32 = n.parse().map_err(|_| format!("'{n}' is not a number"))?;
+            let n = op.operands.first().ok_or(OpError::MissingMate)?;
+            let n: u32 = n.parse().map_err(|_| OpError::NotANumber(n.clone()))?;
             if n == 0 {
-                return Err("mate distance must be at least 1".to_string());
+                return Err(OpError::MateZero);
             }
             pos.dm = Some(n);
         }
@@ -360,7 +373,7 @@ fn apply_operation(pos: &mut EpdPosition, op: &Operation) -> Result<(), String> 
 /// Parses `bm`/`am` operands: SAN or UCI moves, tolerating a detached `+`/`#`, commas and
 /// `!`/`?` annotations. An ambiguous SAN is an error in `bm`; in `am` every move it names is
 /// avoided.
-fn parse_move_list(pos: &Chess, operands: &[String], avoid: bool) -> Result<Vec<Move>, String> {
+fn parse_move_list(pos: &Chess, operands: &[String], avoid: bool) -> Result<Vec<Move>, MoveError> {
     let mut moves = Vec::new();
     for word in operands.iter().flat_map(|o| o.split(',')) {
         let word = word.trim_end_matches(['!', '?']);
@@ -369,7 +382,7 @@ fn parse_move_list(pos: &Chess, operands: &[String], avoid: bool) -> Result<Vec<
         }
         let found = matching_moves(pos, word)?;
         if found.len() > 1 && !avoid {
-            return Err(format!("'{word}': ambiguous san"));
+            return Err(MoveError::Ambiguous(word.to_owned()));
         }
         for mv in found {
             if !moves.contains(&mv) {
@@ -378,23 +391,23 @@ fn parse_move_list(pos: &Chess, operands: &[String], avoid: bool) -> Result<Vec<
         }
     }
     if moves.is_empty() {
-        return Err("no moves given".to_string());
+        return Err(MoveError::NoMoves);
     }
     Ok(moves)
 }
 
 /// Parses one move in SAN (also `0-0`) or, failing that, UCI notation; it must be legal and
 /// unambiguous.
-pub fn parse_move(pos: &Chess, word: &str) -> Result<Move, String> {
+pub fn parse_move(pos: &Chess, word: &str) -> Result<Move, MoveError> {
     match matching_moves(pos, word)?.as_slice() {
         [mv] => Ok(*mv),
-        _ => Err(format!("'{word}': ambiguous san")),
+        _ => Err(MoveError::Ambiguous(word.to_owned())),
     }
 }
 
 /// The legal moves a SAN or UCI word names: one, or several when the SAN is ambiguous. A SAN
 /// that forgets (or invents) the `x` of a capture is accepted, as some suites write it so.
-fn matching_moves(pos: &Chess, word: &str) -> Result<Vec<Move>, String> {
+fn matching_moves(pos: &Chess, word: &str) -> Result<Vec<Move>, MoveError> {
     let normalized = normalize_san(word);
     let is_uci = UciMove::from_ascii(word.as_bytes()).is_ok();
     if let Ok(san) = normalized.parse::<San>() {
@@ -431,14 +444,14 @@ fn matching_moves(pos: &Chess, word: &str) -> Result<Vec<Move>, String> {
             return Ok(found);
         }
         if !is_uci {
-            return Err(format!("'{word}': illegal san"));
+            return Err(MoveError::IllegalSan(word.to_owned()));
         }
     }
-    let uci = UciMove::from_ascii(word.as_bytes())
-        .map_err(|_| format!("'{word}' is neither SAN nor UCI"))?;
+    let uci =
+        UciMove::from_ascii(word.as_bytes()).map_err(|_| MoveError::NotAMove(word.to_owned()))?;
     uci.to_move(pos)
         .map(|mv| vec![mv])
-        .map_err(|_| format!("'{word}' is not a legal move here"))
+        .map_err(|_| MoveError::Illegal(word.to_owned()))
 }
 
 /// Rewrites the informal spellings found in real suites into SAN shakmaty reads: `0-0`,
@@ -462,7 +475,10 @@ fn normalize_san(word: &str) -> String {
 }
 
 /// Parses STS `c0 "f5=100, Bf2=46, ..."`. A `c0` that is not of that form is a comment: no points.
-fn parse_scored_alternatives(pos: &Chess, operands: &[String]) -> Result<Vec<(Move, u32)>, String> {
+fn parse_scored_alternatives(
+    pos: &Chess,
+    operands: &[String],
+) -> Result<Vec<(Move, u32)>, MoveError> {
     let text = operands.join(" ");
     let items: Vec<&str> = text.split(',').map(str::trim).collect();
     let pairs: Option<Vec<(&str, u32)>> = items
@@ -488,7 +504,7 @@ fn parse_scored_alternatives(pos: &Chess, operands: &[String]) -> Result<Vec<(Mo
 
 /// Parses a `c9` list of UCI moves; a `c9` that is not a move list (e.g. a game result) is kept
 /// as a comment.
-fn parse_uci_list(pos: &Chess, operands: &[String]) -> Result<Vec<Move>, String> {
+fn parse_uci_list(pos: &Chess, operands: &[String]) -> Result<Vec<Move>, MoveError> {
     let words: Vec<&str> = operands.iter().flat_map(|o| o.split_whitespace()).collect();
     if words.is_empty()
         || words

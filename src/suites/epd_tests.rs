@@ -16,7 +16,7 @@ fn parse(line: &str) -> EpdPosition {
 fn cause(line: &str) -> String {
     let e = parse_line(line, at()).expect_err(line);
     assert_eq!(e.at, at());
-    e.cause
+    e.cause.to_string()
 }
 
 fn sans(pos: &EpdPosition, moves: &[Move]) -> String {
@@ -174,7 +174,7 @@ fn suite_stops_on_bad_line_or_skips_and_counts() {
     assert_eq!(suite.positions.len(), 2);
     let lines: Vec<_> = suite.skipped.iter().map(|e| e.at.line).collect();
     assert_eq!(lines, [2, 3]);
-    assert!(suite.skipped[1].cause.contains("no bm, am, dm"));
+    assert!(suite.skipped[1].cause.to_string().contains("no bm, am, dm"));
 }
 
 #[test]

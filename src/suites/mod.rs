@@ -2,6 +2,7 @@
 
 pub mod epd;
 pub mod epd_embedded;
+pub mod epd_error;
 pub mod epd_gen;
 pub mod epd_mate;
 pub mod epd_report;

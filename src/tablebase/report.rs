@@ -30,27 +30,61 @@ pub fn epd_file_positions(path: &Path) -> anyhow::Result<Vec<(String, String)>> 
 /// A position from a line of text: a FEN (six fields), or an EPD line (four fields, then
 /// operations, with clocks `0 1`). Castling rights may be written as in standard chess or in
 /// Shredder-FEN (Chess960). The error says what is wrong.
-pub fn parse_position(text: &str) -> Result<Chess, String> {
+pub fn parse_position(text: &str) -> Result<Chess, PositionTextError> {
     let fields: Vec<&str> = text.split_ascii_whitespace().collect();
     if fields.len() < 4 {
-        return Err(format!(
-            "`{}`: a FEN needs at least 4 fields (board, side, castling, en passant)",
-            text.trim()
-        ));
+        return Err(PositionTextError::Fields(text.trim().to_owned()));
     }
     let clocks = fields.len() >= 6 && fields[4..6].iter().all(|f| f.parse::<u32>().is_ok());
     let used = if clocks { &fields[..6] } else { &fields[..4] };
-    let fen: Fen = used
-        .join(" ")
-        .parse()
-        .map_err(|e| format!("bad FEN `{}`: {e}", used.join(" ")))?;
+    let text = used.join(" ");
+    let fen: Fen = text.parse().map_err(|cause| PositionTextError::Fen {
+        fen: text.clone(),
+        cause,
+    })?;
     match fen.clone().into_position(CastlingMode::Standard) {
         Ok(pos) => Ok(pos),
-        Err(_) => fen
-            .into_position(CastlingMode::Chess960)
-            .map_err(|e| format!("illegal position `{}`: {e}", used.join(" "))),
+        Err(_) => {
+            fen.into_position(CastlingMode::Chess960)
+                .map_err(|e| PositionTextError::Illegal {
+                    fen: text,
+                    why: e.to_string(),
+                })
+        }
     }
 }
+
+/// Why a line of text gives no position to probe.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PositionTextError {
+    /// Fewer than the 4 FEN fields.
+    Fields(String),
+    /// The FEN does not parse.
+    Fen {
+        fen: String,
+        cause: shakmaty::fen::ParseFenError,
+    },
+    /// The position is illegal in standard chess and in Chess960: shakmaty's verdict as text
+    /// (its error holds the whole position and cannot be compared).
+    Illegal { fen: String, why: String },
+}
+
+impl std::fmt::Display for PositionTextError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PositionTextError::Fields(text) => write!(
+                f,
+                "`{text}`: a FEN needs at least 4 fields (board, side, castling, en passant)"
+            ),
+            PositionTextError::Fen { fen, cause } => write!(f, "bad FEN `{fen}`: {cause}"),
+            PositionTextError::Illegal { fen, why } => {
+                write!(f, "illegal position `{fen}`: {why}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PositionTextError {}
 
 /// The tables' answer for one position, ready to print as tags.
 #[derive(Debug, Clone)]

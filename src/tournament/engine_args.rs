@@ -2,7 +2,7 @@
 //! st=0.1 nodes=5000 depth=8 timemargin=50`, per engine or for `each`; and `--draw`/`--resign`.
 
 use super::config::EngineConfig;
-use crate::game::tc::seconds_to_ms;
+use crate::game::tc::{seconds_to_ms, TcError};
 use crate::game::{Adjudication, DrawRule, Limits, ResignRule};
 use crate::uci::{apply_engine_word, unknown_setting, EngineSpec};
 
@@ -91,7 +91,7 @@ pub fn apply_words(engine: &mut EngineConfig, words: &[String]) -> Result<(), Wo
         match key {
             // fastchess's `tc=inf`: no clock; the search is bounded by nodes= or depth=.
             "tc" if value.eq_ignore_ascii_case("inf") => limits.tc = None,
-            "tc" => limits.tc = Some(value.parse().map_err(|e: String| bad(&e))?),
+            "tc" => limits.tc = Some(value.parse().map_err(|e: TcError| bad(&e.to_string()))?),
             "st" => {
                 limits.movetime_ms =
                     Some(seconds_to_ms(value).ok_or_else(|| bad("expected seconds"))?)

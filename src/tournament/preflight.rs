@@ -9,7 +9,7 @@ use crate::uci::option::UnknownOption;
 use crate::uci::{Engine, EngineSpec, StartError, TrafficLog};
 use anyhow::bail;
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Errors for configurations no game can be played with.
 pub fn check_config(cfg: &MatchConfig) -> anyhow::Result<()> {
@@ -62,12 +62,62 @@ pub fn check_config(cfg: &MatchConfig) -> anyhow::Result<()> {
 /// The first engine whose program is given by a path that does not exist, in words: such an
 /// engine cannot start, which stops the run before any engine is started (exit code 4, as any
 /// engine that cannot start). A bare name (`stockfish`) is looked up in `PATH` when started.
-pub fn missing_engine(cfg: &MatchConfig) -> Option<String> {
+pub fn missing_engine(cfg: &MatchConfig) -> Option<MissingProgram> {
     cfg.engines.iter().find_map(|e| missing_program(&e.spec))
 }
 
+/// An engine given by a path whose program does not exist: it cannot start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MissingProgram {
+    /// The engine's name.
+    pub engine: String,
+    /// The program's path as it was looked for.
+    pub program: PathBuf,
+    /// The folder a relative path was looked for from.
+    pub relative_to: Option<String>,
+}
+
+impl std::fmt::Display for MissingProgram {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let place = self
+            .relative_to
+            .as_ref()
+            .map(|cwd| format!(" (relative to {cwd})"))
+            .unwrap_or_default();
+        write!(
+            f,
+            "engine {} cannot start: its program `{}` does not exist{place}; check its path \
+             (cmd=, --dev, --base or --engine) or build it first",
+            self.engine,
+            self.program.display()
+        )
+    }
+}
+
+impl std::error::Error for MissingProgram {}
+
+/// Why a match stops before its first game, having played and written nothing.
+#[derive(Debug)]
+pub enum SetupError {
+    /// An engine's program does not exist.
+    Missing(MissingProgram),
+    /// An engine does not start or get ready.
+    Start(StartError),
+}
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SetupError::Missing(e) => write!(f, "{e}"),
+            SetupError::Start(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
 /// Why `spec`'s program cannot be started, if its path does not exist.
-pub fn missing_program(spec: &EngineSpec) -> Option<String> {
+pub fn missing_program(spec: &EngineSpec) -> Option<MissingProgram> {
     let cmd = Path::new(&spec.cmd);
     if !spec.cmd.contains('/') {
         return None;
@@ -79,18 +129,14 @@ pub fn missing_program(spec: &EngineSpec) -> Option<String> {
     if full.exists() {
         return None;
     }
-    let place = if full.is_relative() {
-        let cwd = std::env::current_dir().map_or_else(|_| ".".into(), |d| d.display().to_string());
-        format!(" (relative to {cwd})")
-    } else {
-        String::new()
-    };
-    Some(format!(
-        "engine {} cannot start: its program `{}` does not exist{place}; check its path \
-         (cmd=, --dev, --base or --engine) or build it first",
-        spec.display_name(),
-        full.display()
-    ))
+    let relative_to = full
+        .is_relative()
+        .then(|| std::env::current_dir().map_or_else(|_| ".".into(), |d| d.display().to_string()));
+    Some(MissingProgram {
+        engine: spec.display_name(),
+        program: full,
+        relative_to,
+    })
 }
 
 /// Starts every engine once (handshake, options, `isready`) and quits it. The first that fails

@@ -48,7 +48,8 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
     let log = match start_engines(cfg, cpus.as_ref(), &progress)? {
         Ok(log) => log,
         Err(why) => {
-            state.outcome.stopped = Some(Stop::Setup(why));
+            // kept as text: the results file stores the reason in words
+            state.outcome.stopped = Some(Stop::Setup(why.to_string()));
             progress.finish();
             return Ok(state.outcome);
         }
@@ -163,10 +164,10 @@ fn start_engines(
     cfg: &MatchConfig,
     cpus: Option<&affinity::CpuPlan>,
     progress: &Progress,
-) -> anyhow::Result<Result<Option<TrafficLog>, String>> {
+) -> anyhow::Result<Result<Option<TrafficLog>, preflight::SetupError>> {
     // Found before any engine is started.
     if let Some(why) = preflight::missing_engine(cfg) {
-        return Ok(Err(why));
+        return Ok(Err(preflight::SetupError::Missing(why)));
     }
     let log = match &cfg.log {
         Some(path) => Some(
@@ -178,7 +179,7 @@ fn start_engines(
     let first_game_cpus = cpus.map(|p| p.games[0].clone()).unwrap_or_default();
     match preflight::start_each(cfg, log.as_ref(), &first_game_cpus)? {
         Ok(warnings) => warnings.iter().for_each(|w| progress.warn(w)),
-        Err(e) => return Ok(Err(e.to_string())),
+        Err(e) => return Ok(Err(preflight::SetupError::Start(e))),
     }
     Ok(Ok(log))
 }

@@ -16,6 +16,7 @@ use super::participant::EngineConfig;
 use crate::stats::sprt::SprtError;
 use crate::stats::{Decision, Model, Sprt};
 use serde::{Deserialize, Serialize};
+use std::fmt;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -41,20 +42,67 @@ pub struct StageSpec {
     pub rounds: Option<u32>,
 }
 
+/// Why the words of one stage (`--stc`, `--ltc`) do not read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StageError {
+    /// The stage's flag name (`stc`, `ltc`).
+    pub stage: String,
+    /// The word at fault.
+    pub word: String,
+    /// What is wrong with it.
+    pub kind: StageErrorKind,
+}
+
+/// What is wrong with a stage's word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StageErrorKind {
+    /// Not `KEY=VALUE`.
+    NotKeyValue,
+    /// A bound or error rate that is no finite number.
+    Number,
+    /// `rounds` that is no whole number.
+    Rounds,
+}
+
+impl fmt::Display for StageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let StageError { stage, word, kind } = self;
+        let (key, value) = word.split_once('=').unwrap_or((word, ""));
+        match kind {
+            StageErrorKind::NotKeyValue => {
+                write!(f, "--{stage}: expected KEY=VALUE, got `{word}`")
+            }
+            StageErrorKind::Number => {
+                write!(f, "--{stage}: `{key}` needs a number, got `{value}`")
+            }
+            StageErrorKind::Rounds => {
+                write!(f, "--{stage}: `rounds` needs a whole number, got `{value}`")
+            }
+        }
+    }
+}
+
+impl std::error::Error for StageError {}
+
 impl StageSpec {
     /// Parses the words of one stage; the error names the stage and the word.
-    pub fn parse(stage: &str, text: &str) -> Result<StageSpec, String> {
+    pub fn parse(stage: &str, text: &str) -> Result<StageSpec, StageError> {
         let mut spec = StageSpec::default();
         for word in text.split_whitespace() {
+            let error = |kind| StageError {
+                stage: stage.to_owned(),
+                word: word.to_owned(),
+                kind,
+            };
             let Some((key, value)) = word.split_once('=') else {
-                return Err(format!("--{stage}: expected KEY=VALUE, got `{word}`"));
+                return Err(error(StageErrorKind::NotKeyValue));
             };
             let number = || {
                 value
                     .parse::<f64>()
                     .ok()
                     .filter(|x| x.is_finite())
-                    .ok_or_else(|| format!("--{stage}: `{key}` needs a number, got `{value}`"))
+                    .ok_or_else(|| error(StageErrorKind::Number))
             };
             match key {
                 "elo0" => spec.elo0 = Some(number()?),
@@ -62,9 +110,7 @@ impl StageSpec {
                 "alpha" => spec.alpha = Some(number()?),
                 "beta" => spec.beta = Some(number()?),
                 "rounds" => {
-                    spec.rounds = Some(value.parse().map_err(|_| {
-                        format!("--{stage}: `rounds` needs a whole number, got `{value}`")
-                    })?)
+                    spec.rounds = Some(value.parse().map_err(|_| error(StageErrorKind::Rounds))?)
                 }
                 _ => spec.each.push(word.to_owned()),
             }
@@ -251,9 +297,14 @@ mod tests {
         );
         assert_eq!(s.limits(), "tc=8+0.08 option.Hash=16");
         let e = StageSpec::parse("ltc", "tc=40+0.4 elo1=x").unwrap_err();
-        assert!(e.contains("--ltc: `elo1` needs a number, got `x`"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("--ltc: `elo1` needs a number, got `x`"),
+            "{e}"
+        );
         assert!(StageSpec::parse("ltc", "fast")
             .unwrap_err()
+            .to_string()
             .contains("`fast`"));
     }
 

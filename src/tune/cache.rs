@@ -22,6 +22,7 @@
 //! renamed into place, so an interrupted build never leaves a half file under that name.
 
 use super::dict::Dict;
+pub use super::error::CacheError;
 use super::store::{Bytes, Store};
 use crate::plumbing::atomic::AtomicFile;
 use crate::plumbing::hash::{fnv_extend, FNV_START};
@@ -146,25 +147,30 @@ impl Writer {
 /// language's guarantees for the slices hold only under this contract.
 /// The harness writes caches only under another name and renames them into place
 /// ([`crate::plumbing::atomic`]), which leaves a mapped file untouched.
-pub unsafe fn open(path: &Path, identity: &str, params: usize) -> Result<(Store, Store), String> {
-    let mut file = File::open(path).map_err(|e| format!("cannot open: {e}"))?;
-    let size = file.metadata().map_err(|e| e.to_string())?.len();
+pub unsafe fn open(
+    path: &Path,
+    identity: &str,
+    params: usize,
+) -> Result<(Store, Store), CacheError> {
+    let mut file = File::open(path).map_err(CacheError::Open)?;
+    let size = file.metadata().map_err(CacheError::Read)?.len();
     let mut h = [0u8; HEADER];
     if size < HEADER as u64 {
-        return Err(format!("truncated: {size} bytes, shorter than the header"));
+        return Err(CacheError::Truncated { size });
     }
-    file.read_exact(&mut h).map_err(|e| e.to_string())?;
+    file.read_exact(&mut h).map_err(CacheError::Read)?;
     if &h[..8] != MAGIC {
-        return Err("not a Sable tuning cache (wrong magic bytes)".into());
+        return Err(CacheError::Magic);
     }
     let field = |i: usize| u64::from_le_bytes(h[8 * i..8 * i + 8].try_into().expect("8 bytes"));
     let (version, ident_len, dict_len) = (field(1), field(2), field(3));
     let (n_train, train_bytes, n_valid, valid_bytes, sum) =
         (field(4), field(5), field(6), field(7), field(8));
     if version != VERSION {
-        return Err(format!(
-            "format version {version}, this harness reads version {VERSION}"
-        ));
+        return Err(CacheError::Version {
+            found: version,
+            reads: VERSION,
+        });
     }
     let want = (HEADER as u64)
         .checked_add(ident_len)
@@ -174,19 +180,16 @@ pub unsafe fn open(path: &Path, identity: &str, params: usize) -> Result<(Store,
         .and_then(|x| x.checked_add(n_train))
         .and_then(|x| x.checked_add(n_valid));
     if want != Some(size) {
-        return Err(format!(
-            "truncated or damaged: {size} bytes, the header accounts for {}",
-            want.map_or("more than 2^64".to_string(), |w| w.to_string())
-        ));
+        return Err(CacheError::Size { size, want });
     }
     // SAFETY: the caller's contract (this function's `# Safety`): the file is neither
     // truncated nor rewritten while mapped.
-    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| format!("cannot map: {e}"))?;
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(CacheError::Map)?;
     let map = Arc::new(map);
     let id_end = HEADER + ident_len as usize;
     let theirs = String::from_utf8_lossy(&map[HEADER..id_end]);
     if let Some(why) = identity_difference(&theirs, identity) {
-        return Err(format!("stale: {why}"));
+        return Err(CacheError::Stale(why));
     }
     let bar = Reporter::new(true, "checking cache", Unit::BYTES, size);
     let mut s = FNV_START;
@@ -196,29 +199,29 @@ pub unsafe fn open(path: &Path, identity: &str, params: usize) -> Result<(Store,
     }
     bar.clear();
     if s != sum {
-        return Err(format!(
-            "checksum mismatch ({s:016x}, the header says {sum:016x}): the file is damaged"
-        ));
+        return Err(CacheError::Checksum {
+            got: s,
+            header: sum,
+        });
     }
     let d_end = id_end + dict_len as usize;
     let dict = if dict_len == 0 {
         Dict::none()
     } else {
-        Dict::from_bytes(&map[id_end..d_end], params)
-            .map_err(|e| format!("damaged dictionary: {e}"))?
+        Dict::from_bytes(&map[id_end..d_end], params).map_err(CacheError::Dict)?
     };
     let dict = Arc::new(dict);
     let t_end = d_end + train_bytes as usize;
     let v_end = t_end + valid_bytes as usize;
     let l_end = v_end + n_train as usize;
-    let section = |records: std::ops::Range<usize>, lens: std::ops::Range<usize>, what: &str| {
+    let section = |records: std::ops::Range<usize>, lens: std::ops::Range<usize>, what| {
         Store::from_bytes(
             Bytes::Mapped(Arc::clone(&map), records),
             Bytes::Mapped(Arc::clone(&map), lens),
             params,
             Arc::clone(&dict),
         )
-        .map_err(|e| format!("damaged {what} records: {e}"))
+        .map_err(|cause| CacheError::Records { what, cause })
     };
     let train = section(d_end..t_end, v_end..l_end, "training")?;
     let valid = section(t_end..v_end, l_end..size as usize, "validation")?;
@@ -341,7 +344,10 @@ mod tests {
         bytes[last] ^= 0x5A;
         std::fs::write(&path, &bytes).unwrap();
         // SAFETY: nothing else touches this test's file while the stores live.
-        let e = unsafe { open(&path, "test", 30) }.err().unwrap();
+        let e = unsafe { open(&path, "test", 30) }
+            .err()
+            .unwrap()
+            .to_string();
         assert!(e.contains("checksum mismatch"), "{e}");
         std::fs::remove_dir_all(path.parent().unwrap()).ok();
     }

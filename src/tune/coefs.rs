@@ -3,6 +3,7 @@
 //! quiescence search. The tuner never has a second copy of the evaluation.
 
 use super::dataset::Record;
+use super::error::Rejection;
 use super::record::Coefs;
 use super::store::Store;
 use rayon::prelude::*;
@@ -36,7 +37,7 @@ pub struct Built {
     /// Records whose FEN the engine rejected, with the first few reasons.
     pub rejected: usize,
     /// Up to 5 example rejections (`fen: cause`).
-    pub examples: Vec<String>,
+    pub examples: Vec<Rejection>,
 }
 
 /// Extracts coefficients for every record in parallel (one quiescence searcher per worker when
@@ -47,12 +48,15 @@ pub fn build(records: &[Record], qsearch: bool) -> Built {
     const CHUNK: usize = 1 << 16;
     let mut built = Built::default();
     for chunk in records.chunks(CHUNK) {
-        let coefs: Vec<Result<Coefs, String>> = chunk
+        let coefs: Vec<Result<Coefs, Rejection>> = chunk
             .par_iter()
             .map_init(
                 || qsearch.then(|| sable::search::Searcher::new(1)),
                 |searcher, r| {
-                    let mut b = Board::from_fen(&r.fen).map_err(|e| format!("{}: {e}", r.fen))?;
+                    let mut b = Board::from_fen(&r.fen).map_err(|cause| Rejection::Fen {
+                        fen: r.fen.clone(),
+                        cause,
+                    })?;
                     if let Some(s) = searcher {
                         resolve(s, &mut b);
                     }
@@ -61,7 +65,7 @@ pub fn build(records: &[Record], qsearch: bool) -> Built {
             )
             .collect();
         for (r, c) in chunk.iter().zip(coefs) {
-            let pushed = c.and_then(|c| built.store.push(&c, r.result));
+            let pushed = c.and_then(|c| built.store.push(&c, r.result).map_err(Rejection::Record));
             if let Err(e) = pushed {
                 built.rejected += 1;
                 if built.examples.len() < 5 {

@@ -27,8 +27,8 @@ pub struct DatasetError {
     pub file: PathBuf,
     /// The 1-based line number (0 when the file itself could not be read).
     pub line: usize,
-    /// What is wrong, in plain words.
-    pub cause: String,
+    /// What is wrong.
+    pub cause: LineError,
 }
 
 impl fmt::Display for DatasetError {
@@ -43,8 +43,64 @@ impl fmt::Display for DatasetError {
 
 impl std::error::Error for DatasetError {}
 
+/// Why one dataset line (or the file) could not be read, in plain words when displayed.
+#[derive(Debug)]
+pub enum LineError {
+    /// The file could not be opened or a line could not be read.
+    Read(std::io::Error),
+    /// The result token is no result (`1-0`, `0-1`, `1/2-1/2` or a number).
+    Result(String),
+    /// The result is a number outside [0, 1].
+    ResultRange(f64),
+    /// The FEN lacks the board or the side to move.
+    NotAFen(String),
+    /// The FEN's board has not 8 ranks.
+    NotABoard(String),
+    /// The side to move is neither `w` nor `b`.
+    Side(String),
+    /// An EPD line with fewer than its 4 FEN fields.
+    EpdFields(String),
+    /// `FEN [result` without the `]`.
+    Unclosed,
+    /// A CSV line of fewer than 2 or more than 3 columns.
+    Columns(usize),
+    /// The CSV score is no integer.
+    Score(String),
+    /// No format's result marker on the line.
+    NoResult,
+}
+
+impl fmt::Display for LineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LineError::Read(e) => write!(f, "{e}"),
+            LineError::Result(tok) => write!(f, "cannot read result `{tok}`"),
+            LineError::ResultRange(v) => write!(f, "result {v} is outside [0, 1]"),
+            LineError::NotAFen(fen) => {
+                write!(f, "`{fen}` is not a FEN (needs board and side to move)")
+            }
+            LineError::NotABoard(board) => {
+                write!(f, "`{board}` is not a FEN board (needs 8 ranks)")
+            }
+            LineError::Side(side) => write!(f, "side to move `{side}` is not w or b"),
+            LineError::EpdFields(part) => {
+                write!(f, "`{part}` has fewer than the 4 EPD fields")
+            }
+            LineError::Unclosed => write!(f, "unclosed `[` in result"),
+            LineError::Columns(n) => write!(f, "expected 2 or 3 CSV columns, found {n}"),
+            LineError::Score(s) => write!(f, "cannot read score `{s}`"),
+            LineError::NoResult => write!(
+                f,
+                "no result found (expected `c9 \"1-0\";`, `[1.0]` or `fen,result,score`)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LineError {}
+
 /// Parses a result token: `1-0`, `0-1`, `1/2-1/2`, or a number in [0, 1] (`1.0`, `0.5`, `0`).
-pub fn parse_result(tok: &str) -> Result<f64, String> {
+pub fn parse_result(tok: &str) -> Result<f64, LineError> {
     let t = tok.trim().trim_matches('"');
     match t {
         "1-0" => return Ok(1.0),
@@ -54,34 +110,29 @@ pub fn parse_result(tok: &str) -> Result<f64, String> {
     }
     match t.parse::<f64>() {
         Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
-        Ok(v) => Err(format!("result {v} is outside [0, 1]")),
-        Err(_) => Err(format!("cannot read result `{tok}`")),
+        Ok(v) => Err(LineError::ResultRange(v)),
+        Err(_) => Err(LineError::Result(tok.to_owned())),
     }
 }
 
 /// Checks that a FEN has a plausible shape (board with 8 ranks, side to move); the engine's own
 /// FEN parser gives the precise verdict later.
-fn check_fen_shape(fen: &str) -> Result<(), String> {
+fn check_fen_shape(fen: &str) -> Result<(), LineError> {
     let fields: Vec<&str> = fen.split_whitespace().collect();
     if fields.len() < 2 {
-        return Err(format!(
-            "`{fen}` is not a FEN (needs board and side to move)"
-        ));
+        return Err(LineError::NotAFen(fen.to_owned()));
     }
     if fields[0].split('/').count() != 8 {
-        return Err(format!(
-            "`{}` is not a FEN board (needs 8 ranks)",
-            fields[0]
-        ));
+        return Err(LineError::NotABoard(fields[0].to_owned()));
     }
     if fields[1] != "w" && fields[1] != "b" {
-        return Err(format!("side to move `{}` is not w or b", fields[1]));
+        return Err(LineError::Side(fields[1].to_owned()));
     }
     Ok(())
 }
 
 /// Parses one non-empty, non-comment line in any of the three formats.
-pub fn parse_line(line: &str) -> Result<Record, String> {
+pub fn parse_line(line: &str) -> Result<Record, LineError> {
     let line = line.trim();
     if let Some(pos) = line.find(" c9 ") {
         // EPD: `FEN c9 "1-0";` (other opcodes before c9 are ignored)
@@ -98,9 +149,7 @@ pub fn parse_line(line: &str) -> Result<Record, String> {
     }
     if let Some(open) = line.rfind('[') {
         // `FEN [1.0]`
-        let close = line[open..]
-            .find(']')
-            .ok_or_else(|| "unclosed `[` in result".to_string())?;
+        let close = line[open..].find(']').ok_or(LineError::Unclosed)?;
         let fen = line[..open].trim().to_string();
         check_fen_shape(&fen)?;
         let result = parse_result(&line[open + 1..open + close])?;
@@ -113,14 +162,14 @@ pub fn parse_line(line: &str) -> Result<Record, String> {
     if line.contains(',') {
         return parse_csv_line(line);
     }
-    Err("no result found (expected `c9 \"1-0\";`, `[1.0]` or `fen,result,score`)".into())
+    Err(LineError::NoResult)
 }
 
 /// The FEN part of an EPD line: four fields, completed with `0 1` counters.
-fn epd_fen(part: &str) -> Result<String, String> {
+fn epd_fen(part: &str) -> Result<String, LineError> {
     let fields: Vec<&str> = part.split_whitespace().collect();
     if fields.len() < 4 {
-        return Err(format!("`{part}` has fewer than the 4 EPD fields"));
+        return Err(LineError::EpdFields(part.to_owned()));
     }
     let fen = if fields.len() >= 6 && fields[4].parse::<u32>().is_ok() {
         fields[..6].join(" ")
@@ -132,10 +181,10 @@ fn epd_fen(part: &str) -> Result<String, String> {
 }
 
 /// CSV: `fen,result,score` (score optional or empty).
-fn parse_csv_line(line: &str) -> Result<Record, String> {
+fn parse_csv_line(line: &str) -> Result<Record, LineError> {
     let cols: Vec<&str> = line.split(',').collect();
     if cols.len() < 2 || cols.len() > 3 {
-        return Err(format!("expected 2 or 3 CSV columns, found {}", cols.len()));
+        return Err(LineError::Columns(cols.len()));
     }
     let fen = cols[0].trim().to_string();
     check_fen_shape(&fen)?;
@@ -144,7 +193,7 @@ fn parse_csv_line(line: &str) -> Result<Record, String> {
         None | Some("") => None,
         Some(s) => Some(
             s.parse::<i32>()
-                .map_err(|_| format!("cannot read score `{s}`"))?,
+                .map_err(|_| LineError::Score(s.to_owned()))?,
         ),
     };
     Ok(Record { fen, result, score })
@@ -177,7 +226,7 @@ pub fn for_each_in_file(
     let file = File::open(path).map_err(|e| DatasetError {
         file: path.to_path_buf(),
         line: 0,
-        cause: e.to_string(),
+        cause: LineError::Read(e),
     })?;
     for_each_line(BufReader::new(file), path, skip_bad, f)
 }
@@ -203,7 +252,7 @@ fn for_each_line<R: BufRead>(
         let line = line.map_err(|e| DatasetError {
             file: path.to_path_buf(),
             line: lineno,
-            cause: e.to_string(),
+            cause: LineError::Read(e),
         })?;
         let t = line.trim();
         if t.is_empty() || t.starts_with('#') || t.eq_ignore_ascii_case("fen,result,score") {
@@ -266,13 +315,16 @@ mod tests {
     fn bad_lines_are_errors_with_causes() {
         assert!(parse_line(&format!("{START} [2.0]"))
             .unwrap_err()
+            .to_string()
             .contains("outside"));
         assert!(parse_line("garbage").is_err());
         assert!(parse_line("8/8/8 w - - c9 \"1-0\";")
             .unwrap_err()
+            .to_string()
             .contains("8 ranks"));
         assert!(parse_line(&format!("{START},1.0,abc"))
             .unwrap_err()
+            .to_string()
             .contains("score"));
         assert!(parse_line(&format!("{START} [1.0")).is_err());
     }

@@ -16,6 +16,7 @@
 //! byte a term, the rest its far terms, two bytes a term ([`super::record`]). A term without
 //! a slot goes to the record's other terms.
 
+pub use super::error::DictError;
 use super::terms::{Coefs, MAX_PARAMS};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -112,14 +113,14 @@ impl Dict {
     }
 
     /// Whether a record may hold `slot`: a slot of this dictionary.
-    pub fn check_slot(&self, slot: usize) -> Result<(), String> {
+    pub fn check_slot(&self, slot: usize) -> Result<(), DictError> {
         if slot < self.slots() {
             Ok(())
         } else {
-            Err(format!(
-                "slot {slot} past the dictionary's {} slots",
-                self.slots()
-            ))
+            Err(DictError::SlotPast {
+                slot,
+                slots: self.slots(),
+            })
         }
     }
 
@@ -266,7 +267,7 @@ impl Dict {
     /// A dictionary of `rules` for a layout of `params` weights; fails when a rule is malformed
     /// (a slot defined twice or past the limit, a pair part not defined before it, a scaled
     /// weight of an index past the layout, of coefficient 0, or twice).
-    pub fn from_rules(rules: Vec<Rule>, params: usize) -> Result<Dict, String> {
+    pub fn from_rules(rules: Vec<Rule>, params: usize) -> Result<Dict, DictError> {
         let mut d = Dict::none();
         let params = params.min(MAX_PARAMS);
         let limit = SCALED + PAIRS;
@@ -276,7 +277,7 @@ impl Dict {
         for (k, r) in rules.iter().enumerate() {
             let m = r.m as usize;
             if m >= limit || d.rule_of.get(m).is_some_and(|&x| x != u32::MAX) {
-                return Err(format!("rule {k}: slot {m} is not a free slot"));
+                return Err(DictError::NotFree { rule: k, slot: m });
             }
             if d.rule_of.len() <= m {
                 d.rule_of.resize(m + 1, u32::MAX);
@@ -287,15 +288,19 @@ impl Dict {
                 Def::Pair(a, b) => {
                     for part in [a as usize, b as usize] {
                         if d.rule_of.get(part).is_none_or(|&x| x == u32::MAX) {
-                            return Err(format!("rule {k}: part {part} is not defined before it"));
+                            return Err(DictError::PartUndefined { rule: k, part });
                         }
                     }
                     if a == b {
-                        return Err(format!("rule {k}: both parts are slot {a}"));
+                        return Err(DictError::SameParts { rule: k, slot: a });
                     }
                     let n = size[a as usize] + size[b as usize];
                     if n > MAX_EXPANSION {
-                        return Err(format!("rule {k}: slot {m} stands for {n} terms"));
+                        return Err(DictError::Expansion {
+                            rule: k,
+                            slot: m,
+                            terms: n,
+                        });
                     }
                     size[m] = n;
                     let need = m.max(a as usize).max(b as usize) + 1;
@@ -308,12 +313,20 @@ impl Dict {
                 }
                 Def::Scaled { index, coef } => {
                     if index as usize >= params || coef == 0 {
-                        return Err(format!(
-                            "rule {k}: scaled weight ({index}, {coef}) out of range"
-                        ));
+                        return Err(DictError::Scaled {
+                            rule: k,
+                            index,
+                            coef,
+                            twice: false,
+                        });
                     }
                     if d.scaled.insert((index, coef), r.m).is_some() {
-                        return Err(format!("rule {k}: scaled weight ({index}, {coef}) twice"));
+                        return Err(DictError::Scaled {
+                            rule: k,
+                            index,
+                            coef,
+                            twice: true,
+                        });
                     }
                     size[m] = 1;
                     index as usize + 1
@@ -324,7 +337,7 @@ impl Dict {
             d.rules.push(*r);
         }
         if let Some(gap) = d.rule_of.iter().position(|&r| r == u32::MAX) {
-            return Err(format!("slot {gap} is not defined"));
+            return Err(DictError::Undefined { slot: gap });
         }
         Ok(d)
     }
@@ -348,31 +361,40 @@ impl Dict {
     }
 
     /// Reads [`Dict::to_bytes`] for a layout of `params` weights.
-    pub fn from_bytes(b: &[u8], params: usize) -> Result<Dict, String> {
-        let word = |k: usize| -> Result<u32, String> {
+    pub fn from_bytes(b: &[u8], params: usize) -> Result<Dict, DictError> {
+        let word = |k: usize| -> Result<u32, DictError> {
             b.get(4 * k..4 * k + 4)
                 .map(|x| u32::from_le_bytes(x.try_into().expect("4 bytes")))
-                .ok_or_else(|| "dictionary cut short".to_string())
+                .ok_or(DictError::CutShort)
         };
         let n = word(0)? as usize;
         if b.len() as u64 != 4 + 12 * n as u64 {
-            return Err(format!("dictionary of {n} rules in {} bytes", b.len()));
+            return Err(DictError::Size {
+                rules: n,
+                bytes: b.len(),
+            });
         }
         let rules = (0..n)
             .map(|k| {
                 let (m, x, y) = (word(1 + 3 * k)?, word(2 + 3 * k)?, word(3 + 3 * k)?);
                 let def = if x >> 31 == 1 {
-                    let index = u16::try_from(x & !(1 << 31))
-                        .map_err(|_| format!("rule {k}: index {x:#x} out of range"))?;
-                    let coef = i16::try_from(y as i32)
-                        .map_err(|_| format!("rule {k}: coefficient {y:#x} out of range"))?;
+                    let index = u16::try_from(x & !(1 << 31)).map_err(|_| DictError::Word {
+                        rule: k,
+                        what: "index",
+                        word: x,
+                    })?;
+                    let coef = i16::try_from(y as i32).map_err(|_| DictError::Word {
+                        rule: k,
+                        what: "coefficient",
+                        word: y,
+                    })?;
                     Def::Scaled { index, coef }
                 } else {
                     Def::Pair(x, y)
                 };
                 Ok(Rule { m, def })
             })
-            .collect::<Result<Vec<_>, String>>()?;
+            .collect::<Result<Vec<_>, DictError>>()?;
         Dict::from_rules(rules, params)
     }
 
@@ -666,10 +688,10 @@ pub(crate) mod tests {
                 def: Def::Pair(m - 2, m - 1),
             });
         }
-        let e = Dict::from_rules(fib, 10).unwrap_err();
+        let e = Dict::from_rules(fib, 10).unwrap_err().to_string();
         assert!(e.contains("terms"), "{e}");
         let e = Dict::from_rules(vec![s(0, 3, 1), s(2, 4, 1)], 10).unwrap_err();
-        assert!(e.contains("slot 1 is not defined"), "{e}");
+        assert!(e.to_string().contains("slot 1 is not defined"), "{e}");
         for rules in bad {
             assert!(Dict::from_rules(rules.clone(), 10).is_err(), "{rules:?}");
         }

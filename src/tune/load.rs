@@ -6,6 +6,7 @@ use super::cache;
 use super::coefs;
 use super::dataset::{self, Record};
 use super::dict::{self, Dict};
+use super::error::Rejection;
 use super::record::Coefs;
 use super::store::Store;
 use crate::plumbing::progress::{Reporter, Unit};
@@ -210,7 +211,7 @@ struct Tracer {
     pending: Vec<Record>,
     sink: Sink,
     rejected: usize,
-    examples: Vec<String>,
+    examples: Vec<Rejection>,
     bar: Reporter,
     /// The first write error (later windows are dropped; the caller reports it).
     error: Option<anyhow::Error>,
@@ -272,7 +273,8 @@ impl Tracer {
         let left_out = coded.encode_all(&built.store);
         self.rejected += left_out.len();
         let room = 5usize.saturating_sub(self.examples.len());
-        self.examples.extend(left_out.into_iter().take(room));
+        self.examples
+            .extend(left_out.into_iter().take(room).map(Rejection::Record));
         let window = coded.grouped(WINDOW);
         match &mut self.sink {
             Sink::Memory(v) => v.last_mut().expect("a section").extend(&window),

@@ -7,6 +7,7 @@ pub mod cache;
 pub mod coefs;
 pub mod dataset;
 pub mod dict;
+pub mod error;
 pub mod kernel;
 pub mod kfit;
 pub mod load;

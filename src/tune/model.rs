@@ -2,6 +2,7 @@
 //! `mean (result - sigmoid(K * eval / 400))^2` with `sigmoid(x) = 1 / (1 + 10^-x)`; the kernel
 //! that sums it and its gradient over a store is [`super::kernel`].
 
+use super::error::CapacityError;
 use super::record::MAX_PARAMS;
 use super::store::Store;
 
@@ -22,12 +23,9 @@ pub fn zero_dense() -> Box<Dense> {
 }
 
 /// Dense array holding `w` (the rest zero). Fails if `w` is longer than [`CAP`].
-pub fn to_dense(w: &[[f64; 2]]) -> Result<Box<Dense>, String> {
+pub fn to_dense(w: &[[f64; 2]]) -> Result<Box<Dense>, CapacityError> {
     if w.len() > CAP {
-        return Err(format!(
-            "{} parameters exceed the tuner's capacity {CAP}",
-            w.len()
-        ));
+        return Err(CapacityError { params: w.len() });
     }
     let mut d = zero_dense();
     d[..w.len()].copy_from_slice(w);

@@ -130,7 +130,7 @@ pub fn run(
         state.sizes,
         (train.len(), valid.len())
     );
-    let mut w: Box<Dense> = model::to_dense(&state.weights).map_err(anyhow::Error::msg)?;
+    let mut w: Box<Dense> = model::to_dense(&state.weights)?;
     let anchor = state
         .anchor
         .get_or_insert_with(|| state.weights.clone())

@@ -30,18 +30,8 @@
 //! of the sample), so the scale costs a byte only when it is not 128.
 
 use super::dict::Dict;
-pub use super::terms::{Coefs, MAX_PARAMS};
-
-/// The tapering constants shared with the engine (`sable::eval::{PHASE_MAX, SCALE_MAX}`).
-pub const PHASE_MAX: i32 = 24;
-/// Endgame scale denominator.
-pub const SCALE_MAX: i32 = 128;
-
-/// Most far terms a record holds (7 bits of byte 2).
-const MAX_FAR: usize = 127;
-
-/// Longest record, in bytes (its length is one byte of the store's array of lengths).
-pub const MAX_LEN: usize = u8::MAX as usize;
+pub use super::error::RecordError;
+pub use super::terms::{Coefs, MAX_FAR, MAX_LEN, MAX_PARAMS, PHASE_MAX, SCALE_MAX};
 
 /// Results other than 0, 1/2 and 1 are stored as `round(result * RESULT_ONE)`: exact for the
 /// three game results, within 1.5e-5 for blended targets.
@@ -169,21 +159,24 @@ pub fn for_each_general(bytes: &[u8], mut f: impl FnMut(usize, i8)) {
 /// Appends the record of `c` with `result` to `out`; returns one past its largest index. Fails
 /// (appending nothing) when phase, scale, fixed, result or an index is out of range, or a
 /// group would not fit its length field.
-pub fn encode(c: &Coefs, result: f64, dict: &Dict, out: &mut Vec<u8>) -> Result<usize, String> {
+pub fn encode(
+    c: &Coefs,
+    result: f64,
+    dict: &Dict,
+    out: &mut Vec<u8>,
+) -> Result<usize, RecordError> {
     if !(0..=PHASE_MAX).contains(&c.phase) {
-        return Err(format!("phase {} outside 0..={PHASE_MAX}", c.phase));
+        return Err(RecordError::Phase(c.phase));
     }
     if !(0..=SCALE_MAX).contains(&c.scale) {
-        return Err(format!("scale {} outside 0..={SCALE_MAX}", c.scale));
+        return Err(RecordError::Scale(c.scale));
     }
     if !(0.0..=1.0).contains(&result) {
-        return Err(format!("result {result} outside [0, 1]"));
+        return Err(RecordError::Result(result));
     }
-    let fixed = i16::try_from(c.fixed).map_err(|_| format!("fixed {} too large", c.fixed))?;
+    let fixed = i16::try_from(c.fixed).map_err(|_| RecordError::Fixed(c.fixed))?;
     if let Some(&(i, _)) = c.terms.iter().find(|t| t.0 as usize >= MAX_PARAMS) {
-        return Err(format!(
-            "parameter index {i} beyond the store's limit {MAX_PARAMS}"
-        ));
+        return Err(RecordError::Index(i));
     }
     let terms = merged(c.terms.clone());
     let (mut slots, mut chain, mut others) = (Vec::new(), Vec::new(), Vec::new());
@@ -220,16 +213,10 @@ pub fn encode(c: &Coefs, result: f64, dict: &Dict, out: &mut Vec<u8>) -> Result<
         }
     }
     if far.len() / 2 > MAX_FAR {
-        return Err(format!(
-            "{} far terms exceed the record's limit of {MAX_FAR}",
-            far.len() / 2
-        ));
+        return Err(RecordError::FarTerms(far.len() / 2));
     }
     if chain.len() > u8::MAX as usize {
-        return Err(format!(
-            "{} bytes of small terms exceed the record's limit of 255",
-            chain.len()
-        ));
+        return Err(RecordError::SmallTerms(chain.len()));
     }
     // the three game results need no bytes of their own
     let code: u8 = [0.0, 0.5, 1.0]
@@ -256,9 +243,7 @@ pub fn encode(c: &Coefs, result: f64, dict: &Dict, out: &mut Vec<u8>) -> Result<
     if out.len() - start > MAX_LEN {
         let len = out.len() - start;
         out.truncate(start);
-        return Err(format!(
-            "a record of {len} bytes exceeds the limit of {MAX_LEN}"
-        ));
+        return Err(RecordError::TooLong(len));
     }
     Ok(terms.last().map_or(0, |t| t.0 as usize + 1))
 }
@@ -303,16 +288,16 @@ pub fn decode_trusted(data: &[u8], at: usize, len: usize) -> Rec<'_> {
 /// Decodes the record of `len` bytes at byte `at`, checking that it lies inside `data`, its
 /// header is in range and its groups fill exactly its length (its terms are not checked:
 /// [`super::store::Store::from_bytes`] does that).
-pub fn decode(data: &[u8], at: usize, len: usize) -> Result<Rec<'_>, String> {
+pub fn decode(data: &[u8], at: usize, len: usize) -> Result<Rec<'_>, RecordError> {
     let rec = data
         .get(at..at + len)
-        .ok_or_else(|| format!("record of {len} bytes at byte {at} past the end"))?;
+        .ok_or(RecordError::PastEnd { len, at })?;
     let h = rec
         .get(..3)
-        .ok_or_else(|| format!("record of {len} bytes shorter than its header"))?;
+        .ok_or(RecordError::Short { len, says: false })?;
     let phase = h[0] & 31;
     if phase as i32 > PHASE_MAX {
-        return Err(format!("phase {phase} out of range"));
+        return Err(RecordError::PhaseByte(phase));
     }
     let code = (h[0] >> 5) & 3;
     let (nu, nf) = (h[1] as usize, 2 * (h[2] & 127) as usize);
@@ -320,16 +305,16 @@ pub fn decode(data: &[u8], at: usize, len: usize) -> Result<Rec<'_>, String> {
         3 + usize::from(h[2] >> 7 == 1) + 2 * usize::from(code == 3) + 2 * (h[0] >> 7) as usize;
     let rest = len
         .checked_sub(head + nu + nf)
-        .ok_or_else(|| format!("record of {len} bytes shorter than its header says"))?;
+        .ok_or(RecordError::Short { len, says: true })?;
     if rest % 2 != 0 {
-        return Err(format!("record of {len} bytes ends inside a term"));
+        return Err(RecordError::InsideTerm(len));
     }
     let r = decode_trusted(data, at, len);
     if r.scale as i32 > SCALE_MAX || (h[2] >> 7 == 1 && r.scale as i32 == SCALE_MAX) {
-        return Err(format!("scale byte {} out of range", r.scale));
+        return Err(RecordError::ScaleByte(r.scale));
     }
     if r.result > 1.0 {
-        return Err(format!("result {} above 1", r.result));
+        return Err(RecordError::ResultAbove(r.result));
     }
     Ok(r)
 }

@@ -3,6 +3,7 @@
 //! arguments into [`Options`] and calls [`run`]).
 
 use super::adopt::{self, SprtEvidence};
+pub use super::error::InitError;
 use super::optimise::{self, Checkpoint, Config};
 use super::{dataset, kernel, kfit, load, model, output, store::Store};
 use crate::plumbing::progress::{Reporter, Unit};
@@ -27,12 +28,12 @@ pub enum Init {
 }
 
 /// Parses `--init`: a keyword, or else the path of a weights file (clap value parser).
-pub fn parse_init(s: &str) -> Result<Init, String> {
+pub fn parse_init(s: &str) -> Result<Init, InitError> {
     Ok(match s {
         "current" => Init::Current,
         "material" => Init::Material,
         "zero" => Init::Zero,
-        "" => return Err("expected current, material, zero or a weights file".into()),
+        "" => return Err(InitError),
         path => Init::File(PathBuf::from(path)),
     })
 }
@@ -362,7 +363,7 @@ fn guard_emit(o: &Options) -> anyhow::Result<()> {
 
 /// Fits K on the training set at the engine's current weights, and says so.
 fn fit_k(train: &Store) -> anyhow::Result<f64> {
-    let w = model::to_dense(&output::to_f64(&Params::default())).map_err(anyhow::Error::msg)?;
+    let w = model::to_dense(&output::to_f64(&Params::default()))?;
     let evals = kernel::evals(train, &w, 0..train.len())?;
     let results = train.results();
     let (k, l) = kfit::fit_k(&evals, &results, 0.05, 10.0);
@@ -371,7 +372,7 @@ fn fit_k(train: &Store) -> anyhow::Result<f64> {
 }
 
 fn report_start(train: &Store, valid: &Store, st: &Checkpoint) -> anyhow::Result<()> {
-    let w = model::to_dense(&st.weights).map_err(anyhow::Error::msg)?;
+    let w = model::to_dense(&st.weights)?;
     eprintln!(
         "{} training + {} validation positions, {} weights, K = {:.4}; starting loss {:.6} (validation {:.6})",
         train.len(),
@@ -464,7 +465,7 @@ fn finish(
         _ => &done.weights,
     };
     let chosen = chosen.clone();
-    let w = model::to_dense(&chosen).map_err(anyhow::Error::msg)?;
+    let w = model::to_dense(&chosen)?;
     let params = output::to_params(&chosen);
     // Both may replace files the user keeps (--overwrite-init, a source file): whole or not.
     crate::plumbing::atomic::write(&o.out, params.to_json())?;

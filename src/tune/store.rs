@@ -7,6 +7,7 @@
 //! the epochs stream through it.
 
 use super::dict::Dict;
+use super::error::{RecordError, StoreError};
 use super::record::{
     self, decode, for_each_far, for_each_general, for_each_slot, Coefs, Rec, MAX_PARAMS,
 };
@@ -127,7 +128,7 @@ impl Store {
 
     /// Adds a position; fails (without storing) when phase, scale, fixed or an index is out of
     /// range, or a group would not fit its record ([`record::encode`]).
-    pub fn push(&mut self, c: &Coefs, result: f64) -> Result<(), String> {
+    pub fn push(&mut self, c: &Coefs, result: f64) -> Result<(), RecordError> {
         let len = self.len;
         let data = self.data.owned();
         let at = data.len();
@@ -275,7 +276,7 @@ impl Store {
 
     /// Appends every position of `other` decoded and encoded again with this store's
     /// dictionary; returns why each position that would not fit its record was left out.
-    pub fn encode_all(&mut self, other: &Store) -> Vec<String> {
+    pub fn encode_all(&mut self, other: &Store) -> Vec<RecordError> {
         other
             .records(0..other.len)
             .filter_map(|r| self.push(&r.coefs(&other.dict), r.result).err())
@@ -290,7 +291,7 @@ impl Store {
         lens: Bytes,
         limit: usize,
         dict: Arc<Dict>,
-    ) -> Result<Store, String> {
+    ) -> Result<Store, StoreError> {
         let limit = limit.min(MAX_PARAMS);
         let len = lens.as_slice().len();
         let mut blocks = Vec::with_capacity(len.div_ceil(BLOCK));
@@ -301,12 +302,13 @@ impl Store {
             if p % BLOCK == 0 {
                 blocks.push(at as u64);
             }
-            let r = decode(bytes, at, size as usize).map_err(|e| format!("position {p}: {e}"))?;
+            let r = decode(bytes, at, size as usize)
+                .map_err(|cause| StoreError::Record { position: p, cause })?;
             at += r.bytes.len();
             let mut bad = None;
             let mut see = |s: usize| {
-                if let Err(e) = dict.check_slot(s) {
-                    bad = Some(e);
+                if let Err(cause) = dict.check_slot(s) {
+                    bad = Some(StoreError::Slot { position: p, cause });
                 }
                 width = width.max(dict.width_of(s));
             };
@@ -314,19 +316,23 @@ impl Store {
             for_each_far(r.far, &mut see);
             for_each_general(r.general, |i, _| {
                 if i >= limit {
-                    bad = Some(format!("parameter index {i} beyond the layout's {limit}"));
+                    bad = Some(StoreError::Index {
+                        position: p,
+                        index: i,
+                        limit,
+                    });
                 }
                 width = width.max(i + 1);
             });
             if let Some(e) = bad {
-                return Err(format!("position {p}: {e}"));
+                return Err(e);
             }
         }
         if at != bytes.len() {
-            return Err(format!(
-                "{} bytes after the last of {len} positions",
-                bytes.len() - at
-            ));
+            return Err(StoreError::Trailing {
+                bytes: bytes.len() - at,
+                positions: len,
+            });
         }
         Ok(Store {
             data,
@@ -454,14 +460,14 @@ mod tests {
             Store::from_bytes(owned(d), owned(l), limit, Arc::default())
         };
         assert!(open(&d, &l, 701).is_ok());
-        let e = open(&d, &l, 700).unwrap_err();
+        let e = open(&d, &l, 700).unwrap_err().to_string();
         assert!(e.contains("index 700"), "{e}");
-        let e = open(&d[..d.len() - 1], &l, 701).unwrap_err();
+        let e = open(&d[..d.len() - 1], &l, 701).unwrap_err().to_string();
         assert!(e.contains("past the end"), "{e}");
         // a length that ends inside a term, and one more position than the bytes hold
-        let e = open(&d, &[l[0] - 1], 701).unwrap_err();
+        let e = open(&d, &[l[0] - 1], 701).unwrap_err().to_string();
         assert!(e.contains("inside a term"), "{e}");
-        let e = open(&d, &[l[0], 3], 701).unwrap_err();
+        let e = open(&d, &[l[0], 3], 701).unwrap_err().to_string();
         assert!(e.contains("position 1"), "{e}");
         let mut bad = d.clone();
         bad[0] = 25; // phase 25

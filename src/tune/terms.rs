@@ -16,3 +16,14 @@ pub struct Coefs {
     /// (parameter index, white-minus-black coefficient), sorted by index, zeros omitted.
     pub terms: Vec<(u16, i16)>,
 }
+
+/// The tapering constants shared with the engine (`sable::eval::{PHASE_MAX, SCALE_MAX}`).
+pub const PHASE_MAX: i32 = 24;
+/// Endgame scale denominator.
+pub const SCALE_MAX: i32 = 128;
+
+/// Most far terms a record holds (7 bits of byte 2).
+pub const MAX_FAR: usize = 127;
+
+/// Longest record, in bytes (its length is one byte of the store's array of lengths).
+pub const MAX_LEN: usize = u8::MAX as usize;

@@ -39,6 +39,40 @@ impl fmt::Display for Score {
     }
 }
 
+/// Why an `info` or `bestmove` line does not read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InfoError {
+    /// Not an `info` line.
+    NotInfo(String),
+    /// Not a `bestmove` line.
+    NotBestMove(String),
+    /// A known key without its value.
+    NoValue(String),
+    /// A known key whose value is no number.
+    Malformed { key: String, value: String },
+    /// `score` followed by something other than `cp` or `mate` (None: nothing).
+    ScoreKind(Option<String>),
+    /// `bestmove` without a move.
+    NoMove,
+}
+
+impl fmt::Display for InfoError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InfoError::NotInfo(line) => write!(f, "not an info line: {line}"),
+            InfoError::NotBestMove(line) => write!(f, "not a bestmove line: {line}"),
+            InfoError::NoValue(key) => write!(f, "`{key}` without a value"),
+            InfoError::Malformed { key, value } => {
+                write!(f, "`{key}` has a malformed value `{value}`")
+            }
+            InfoError::ScoreKind(kind) => write!(f, "unknown score kind {kind:?}"),
+            InfoError::NoMove => write!(f, "`bestmove` without a move"),
+        }
+    }
+}
+
+impl std::error::Error for InfoError {}
+
 /// The fields of one `info` line that the harness uses; absent fields are `None`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Info {
@@ -65,11 +99,11 @@ pub struct Info {
 impl Info {
     /// Parses the words after `info`. Unknown keys are skipped; a malformed number for a known key
     /// is an error (the caller decides whether that matters). `info string ...` gives an empty Info.
-    pub fn parse(line: &str) -> Result<Info, String> {
+    pub fn parse(line: &str) -> Result<Info, InfoError> {
         let mut info = Info::default();
         let mut words = line.split_ascii_whitespace();
         if words.next() != Some("info") {
-            return Err(format!("not an info line: {line}"));
+            return Err(InfoError::NotInfo(line.to_owned()));
         }
         while let Some(key) = words.next() {
             match key {
@@ -85,7 +119,7 @@ impl Info {
                     info.score = Some(match kind {
                         Some("cp") => Score::Cp(value),
                         Some("mate") => Score::Mate(value),
-                        other => return Err(format!("unknown score kind {other:?}")),
+                        other => return Err(InfoError::ScoreKind(other.map(str::to_owned))),
                     });
                 }
                 "lowerbound" => info.bound = Some("lowerbound"),
@@ -121,10 +155,12 @@ impl Info {
     }
 }
 
-fn number<T: std::str::FromStr>(key: &str, word: Option<&str>) -> Result<T, String> {
-    let w = word.ok_or_else(|| format!("`{key}` without a value"))?;
-    w.parse()
-        .map_err(|_| format!("`{key}` has a malformed value `{w}`"))
+fn number<T: std::str::FromStr>(key: &str, word: Option<&str>) -> Result<T, InfoError> {
+    let w = word.ok_or_else(|| InfoError::NoValue(key.to_owned()))?;
+    w.parse().map_err(|_| InfoError::Malformed {
+        key: key.to_owned(),
+        value: w.to_owned(),
+    })
 }
 
 /// The engine's answer to `go`: `bestmove <move> [ponder <move>]`.
@@ -138,13 +174,13 @@ pub struct BestMove {
 
 impl BestMove {
     /// Parses a full `bestmove ...` line.
-    pub fn parse(line: &str) -> Result<BestMove, String> {
+    pub fn parse(line: &str) -> Result<BestMove, InfoError> {
         let mut words = line.split_ascii_whitespace();
         if words.next() != Some("bestmove") {
-            return Err(format!("not a bestmove line: {line}"));
+            return Err(InfoError::NotBestMove(line.to_owned()));
         }
         let mv = match words.next() {
-            None => return Err("`bestmove` without a move".to_owned()),
+            None => return Err(InfoError::NoMove),
             Some("(none)") | Some("0000") => None,
             Some(m) => Some(m.to_owned()),
         };
