@@ -6,7 +6,7 @@ use super::cache;
 use super::coefs;
 use super::dataset::{self, Record};
 use super::dict::{self, Dict};
-use super::error::Rejection;
+use super::error::{Rejection, TuneError};
 use super::record::Coefs;
 use super::store::Store;
 use crate::plumbing::progress::{Reporter, Unit};
@@ -39,7 +39,7 @@ pub struct Options {
 pub fn load(
     o: &Options,
     target: &(dyn Fn(&Record) -> f64 + Sync),
-) -> anyhow::Result<(Store, Store)> {
+) -> Result<(Store, Store), TuneError> {
     let Some(path) = &o.cache else {
         return build(o, target, None);
     };
@@ -69,11 +69,14 @@ pub fn load(
     build(o, target, Some((path, &identity)))?;
     // SAFETY: as above; the file was just written by this process.
     unsafe { cache::open(path, &identity, params) }
-        .map_err(|e| anyhow::anyhow!("{}: the cache just written: {e}", path.display()))
+        .map_err(|source| TuneError::CacheWritten {
+            path: path.clone(),
+            source,
+        })
 }
 
 /// The identity text of a cache made from these options (see [`cache`]).
-fn identity(o: &Options) -> anyhow::Result<String> {
+fn identity(o: &Options) -> Result<String, TuneError> {
     let mut s = format!("format=sable-tune-records-v{}\n", cache::VERSION);
     s += &format!("layout {}\n", cache::layout_identity());
     for (i, p) in o.data.iter().enumerate() {
@@ -91,7 +94,7 @@ fn build(
     o: &Options,
     target: &(dyn Fn(&Record) -> f64 + Sync),
     cache: Option<(&PathBuf, &String)>,
-) -> anyhow::Result<(Store, Store)> {
+) -> Result<(Store, Store), TuneError> {
     let mut total = 0usize;
     for path in &o.data {
         let mut n = 0usize;
@@ -108,7 +111,9 @@ fn build(
         );
         total += n;
     }
-    anyhow::ensure!(total > 0, "no positions to tune on");
+    if total == 0 {
+        return Err(TuneError::NoPositions);
+    }
     let n_train = total - (total as f64 * o.valid).round() as usize;
     let t = Instant::now();
     let sink = match cache {
@@ -214,7 +219,7 @@ struct Tracer {
     examples: Vec<Rejection>,
     bar: Reporter,
     /// The first write error (later windows are dropped; the caller reports it).
-    error: Option<anyhow::Error>,
+    error: Option<TuneError>,
 }
 
 impl Tracer {

@@ -2,11 +2,11 @@
 //! loss, a checkpoint every N epochs and resumption from one.
 
 use super::adam::Adam;
+use super::error::TuneError;
 use super::kernel;
 use super::model::{self, Dense};
 use super::store::Store;
 use crate::plumbing::progress::{Describe, Progress};
-use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -82,16 +82,25 @@ pub struct Best {
 
 impl Checkpoint {
     /// Writes the checkpoint as JSON (through a temporary file, so a crash never leaves half a file).
-    pub fn save(&self, path: &Path) -> anyhow::Result<()> {
-        crate::plumbing::atomic::write(path, serde_json::to_vec(self)?)?;
+    pub fn save(&self, path: &Path) -> Result<(), TuneError> {
+        let json = serde_json::to_vec(self).map_err(|source| TuneError::Json {
+            context: format!("{}: the checkpoint as JSON", path.display()),
+            source,
+        })?;
+        crate::plumbing::atomic::write(path, json)?;
         Ok(())
     }
 
     /// Reads a checkpoint written by [`Checkpoint::save`].
-    pub fn load(path: &Path) -> anyhow::Result<Checkpoint> {
-        let text = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-        serde_json::from_slice(&text)
-            .with_context(|| format!("{}: not a tuner checkpoint", path.display()))
+    pub fn load(path: &Path) -> Result<Checkpoint, TuneError> {
+        let text = std::fs::read(path).map_err(|source| TuneError::Io {
+            context: format!("reading {}", path.display()),
+            source,
+        })?;
+        serde_json::from_slice(&text).map_err(|source| TuneError::Json {
+            context: format!("{}: not a tuner checkpoint", path.display()),
+            source,
+        })
     }
 }
 
@@ -117,19 +126,20 @@ pub fn run(
     cfg: &Config,
     mut state: Checkpoint,
     progress: &mut dyn Progress<EpochStat>,
-) -> anyhow::Result<Checkpoint> {
+) -> Result<Checkpoint, TuneError> {
     let n = state.weights.len();
-    anyhow::ensure!(
-        cfg.frozen.len() == n,
-        "frozen mask has {} entries for {n} weights",
-        cfg.frozen.len()
-    );
-    anyhow::ensure!(
-        state.sizes == (train.len(), valid.len()),
-        "checkpoint was made on {:?} training/validation positions, this run has {:?}",
-        state.sizes,
-        (train.len(), valid.len())
-    );
+    if cfg.frozen.len() != n {
+        return Err(TuneError::FrozenMask {
+            entries: cfg.frozen.len(),
+            weights: n,
+        });
+    }
+    if state.sizes != (train.len(), valid.len()) {
+        return Err(TuneError::CheckpointSizes {
+            made: state.sizes,
+            now: (train.len(), valid.len()),
+        });
+    }
     let mut w: Box<Dense> = model::to_dense(&state.weights)?;
     let anchor = state
         .anchor

@@ -4,11 +4,11 @@
 
 use super::adopt::{self, SprtEvidence};
 pub use super::error::InitError;
+use super::error::TuneError;
 use super::optimise::{self, Checkpoint, Config};
 use super::{dataset, kernel, kfit, load, model, output, store::Store};
 use crate::plumbing::progress::{Reporter, Unit};
 use crate::stats::elo::elo_to_score;
-use anyhow::Context;
 use sable::eval::Params;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -147,7 +147,7 @@ pub struct Summary {
 
 /// Loads the positions (from the text, or from the `--cache` file), shuffled for mini-batches
 /// and replicated for `--replicate`.
-fn load(o: &Options) -> anyhow::Result<(Store, Store)> {
+fn load(o: &Options) -> Result<(Store, Store), TuneError> {
     let lo = load::Options {
         data: o.data.clone(),
         skip_bad: o.skip_bad,
@@ -178,14 +178,14 @@ fn load(o: &Options) -> anyhow::Result<(Store, Store)> {
 }
 
 /// The frozen mask from `--freeze` group names (unknown names are an error listing the groups).
-fn frozen_mask(groups: &[String]) -> anyhow::Result<Vec<bool>> {
+fn frozen_mask(groups: &[String]) -> Result<Vec<bool>, TuneError> {
     let n = Params::len();
     let all: std::collections::BTreeSet<&str> = (0..n).map(Params::group).collect();
-    for g in groups {
-        anyhow::ensure!(
-            all.contains(g.as_str()),
-            "unknown group `{g}` for --freeze (groups: {all:?})"
-        );
+    if let Some(g) = groups.iter().find(|g| !all.contains(g.as_str())) {
+        return Err(TuneError::UnknownGroup {
+            group: g.clone(),
+            groups: all.iter().map(|g| g.to_string()).collect(),
+        });
     }
     Ok((0..n)
         .map(|i| groups.iter().any(|g| g == Params::group(i)))
@@ -194,17 +194,18 @@ fn frozen_mask(groups: &[String]) -> anyhow::Result<Vec<bool>> {
 
 /// Runs the tuning described by `o` on the current rayon pool; writes the outputs and returns
 /// what it did.
-pub fn run(o: &Options) -> anyhow::Result<Summary> {
+pub fn run(o: &Options) -> Result<Summary, TuneError> {
     guard_init(o)?;
     guard_emit(o)?;
-    anyhow::ensure!((0.0..1.0).contains(&o.valid), "--valid must be in [0, 1)");
+    if !(0.0..1.0).contains(&o.valid) {
+        return Err(TuneError::ValidFraction);
+    }
     let threads = rayon::current_num_threads();
     let (train, valid) = load(o)?;
     let n = Params::len();
-    anyhow::ensure!(
-        train.width().max(valid.width()) <= n,
-        "the trace uses a parameter index beyond Params::len() = {n}"
-    );
+    if train.width().max(valid.width()) > n {
+        return Err(TuneError::IndexBeyond { n });
+    }
     let init = match &o.init {
         Init::Current => output::to_f64(&Params::default()),
         Init::Material => output::to_f64(&Params::material_only()),
@@ -216,7 +217,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
         let path = o
             .checkpoint
             .as_ref()
-            .context("resuming needs a checkpoint file")?;
+            .ok_or(TuneError::ResumeWithoutCheckpoint)?;
         let c = Checkpoint::load(path)?;
         eprintln!("resuming {} at epoch {}", path.display(), c.epoch);
         c
@@ -259,7 +260,7 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
 /// Refuses a run whose outputs include its own `--init` weights file (the default `-o
 /// tuned.json` after `--init tuned.json`, say), unless `--overwrite-init`: the tuning's input
 /// would be lost the moment the run ends, and a run to compare with could not be repeated.
-fn guard_init(o: &Options) -> anyhow::Result<()> {
+fn guard_init(o: &Options) -> Result<(), TuneError> {
     let Init::File(init) = &o.init else {
         return Ok(());
     };
@@ -281,12 +282,10 @@ fn guard_init(o: &Options) -> anyhow::Result<()> {
     };
     for (flag, path) in outputs {
         if let Some(path) = path.filter(|p| same(p)) {
-            anyhow::bail!(
-                "{flag} {} is the --init weights file: the run would overwrite its own input. \
-                 Write elsewhere (e.g. -o tuned2.json; -o defaults to tuned.json), or pass \
-                 --overwrite-init to replace it",
-                path.display()
-            );
+            return Err(TuneError::OverwritesInit {
+                flag,
+                path: path.display().to_string(),
+            });
         }
     }
     Ok(())
@@ -307,7 +306,7 @@ pub enum Adoption {
 /// ones (or the user says `--unverified`), before any position is loaded. With evidence, the
 /// weights compiled in are the `--init` file's, unchanged (`--epochs 0`): weights this run
 /// makes cannot have been SPRT-ed yet. A refusal for want of a won SPRT is an [`AdoptError`].
-fn guard_emit(o: &Options) -> anyhow::Result<()> {
+fn guard_emit(o: &Options) -> Result<(), TuneError> {
     let Some(target) = &o.emit_rust else {
         return Ok(());
     };
@@ -320,33 +319,26 @@ fn guard_emit(o: &Options) -> anyhow::Result<()> {
             );
             return Ok(());
         }
-        Adoption::Required => anyhow::bail!(
-            "--emit-rust replaces the engine's compiled-in defaults; it needs the results of an \
-             SPRT that the weights won against the shipped engine: `harness sprt --engine \
-             cmd=target/release/sable name=tuned option.EvalFile=$PWD/tuned.json --engine \
-             cmd=target/release/sable name=shipped --each nodes=10000 --elo0 0 --elo1 5 \
-             --results tuned-sprt.json`, then `harness tune DATA --init tuned.json --epochs 0 \
-             -o data/tuned.json --force --emit-rust {} --sprt tuned-sprt.json` (or --unverified \
-             to skip the check)",
-            target.display()
-        ),
+        Adoption::Required => {
+            return Err(TuneError::EmitNeedsSprt {
+                target: target.display().to_string(),
+            })
+        }
         Adoption::Evidence(e) => e,
     };
     let Init::File(init) = &o.init else {
-        anyhow::bail!(
-            "--sprt checks the --init weights file that the SPRT played (--init tuned.json), \
-             not --init {:?}",
-            o.init
-        );
+        return Err(TuneError::SprtInitNotFile {
+            init: format!("{:?}", o.init),
+        });
     };
-    anyhow::ensure!(
-        o.epochs == 0 && !o.resume,
-        "--sprt vouches for the --init weights as they are; this run would tune them further \
-         (--epochs {}), and weights it makes have not been SPRT-ed: use --epochs 0",
-        o.epochs
-    );
+    if o.epochs != 0 || o.resume {
+        return Err(TuneError::SprtTunesFurther { epochs: o.epochs });
+    }
     let weights = Params::load(init)?;
-    let cwd = std::env::current_dir()?;
+    let cwd = std::env::current_dir().map_err(|source| TuneError::Io {
+        context: "the current directory".into(),
+        source,
+    })?;
     adopt::check(evidence, &weights, &cwd)?;
     adopt::check_defaults_file(target)?;
     eprintln!(
@@ -362,7 +354,7 @@ fn guard_emit(o: &Options) -> anyhow::Result<()> {
 }
 
 /// Fits K on the training set at the engine's current weights, and says so.
-fn fit_k(train: &Store) -> anyhow::Result<f64> {
+fn fit_k(train: &Store) -> Result<f64, TuneError> {
     let w = model::to_dense(&output::to_f64(&Params::default()))?;
     let evals = kernel::evals(train, &w, 0..train.len())?;
     let results = train.results();
@@ -371,7 +363,7 @@ fn fit_k(train: &Store) -> anyhow::Result<f64> {
     Ok(k)
 }
 
-fn report_start(train: &Store, valid: &Store, st: &Checkpoint) -> anyhow::Result<()> {
+fn report_start(train: &Store, valid: &Store, st: &Checkpoint) -> Result<(), TuneError> {
     let w = model::to_dense(&st.weights)?;
     eprintln!(
         "{} training + {} validation positions, {} weights, K = {:.4}; starting loss {:.6} (validation {:.6})",
@@ -447,7 +439,7 @@ fn finish(
     valid: &Store,
     done: Checkpoint,
     tm: Timing,
-) -> anyhow::Result<Summary> {
+) -> Result<Summary, TuneError> {
     let Timing {
         epochs,
         secs,
