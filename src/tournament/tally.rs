@@ -3,6 +3,7 @@
 //! rules and the SPRT decide whether the run goes on. The SPRT reads the counts
 //! (`SprtPoint::of_match`), the same function whose LLR the reports show.
 
+use super::error::MatchError;
 use super::config::{FaultCounts, MatchConfig, MatchOutcome, PairingResult, Stop};
 use super::report;
 use super::resume::{GameEntry, ResultsFile};
@@ -78,7 +79,7 @@ impl Tally {
     }
 
     /// Rewrites the results summary (atomically).
-    pub(super) fn save(&mut self, cfg: &MatchConfig, path: &std::path::Path) -> anyhow::Result<()> {
+    pub(super) fn save(&mut self, cfg: &MatchConfig, path: &std::path::Path) -> Result<(), MatchError> {
         let o = &self.outcome;
         self.file.finished = o.games;
         self.file.pairings = report::summaries(cfg, o);

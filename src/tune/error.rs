@@ -475,18 +475,8 @@ impl std::error::Error for TuneError {
     }
 }
 
-/// The wrapped errors, for `?`.
-macro_rules! tune_from {
-    ($($variant:ident($ty:ty)),* $(,)?) => {
-        $(impl From<$ty> for TuneError {
-            fn from(e: $ty) -> TuneError {
-                TuneError::$variant(e)
-            }
-        })*
-    };
-}
-
-tune_from!(
+error_from!(
+    TuneError:
     Atomic(crate::plumbing::atomic::AtomicError),
     Weights(sable::eval::ParamsError),
     Dataset(super::dataset::DatasetError),
