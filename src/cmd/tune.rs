@@ -9,8 +9,8 @@ use super::legacy_resume;
 use crate::plumbing::output::{self, Policy};
 use crate::tournament::resume::{ResultsFile, StoredRun};
 use crate::tune::adopt::SprtEvidence;
-use crate::tune::error::TuneError;
 use crate::tune::run::{self, parse_init, Adoption, Init, Options};
+use crate::tune::TuneError;
 use anyhow::Context;
 use std::path::{Path, PathBuf};
 

@@ -6,6 +6,7 @@
 //! ([`super::record::RunRecord`]), and `--resume` reads that back without this parser.
 
 use super::engine_args::{adjudication, engine_from_words, WordsError};
+use super::error::MatchError;
 use super::record::{announce_syzygy, RunRecord};
 use super::resume::{ResultsFile, StoredRun};
 use super::revision::resolve_engine_revision;
@@ -14,7 +15,6 @@ use crate::game::Variant;
 use crate::openings::BookSource;
 use crate::plumbing::{naming, timeouts};
 use crate::tablebase::TbArgs;
-use super::error::MatchError;
 use std::path::PathBuf;
 use std::time::Duration;
 

@@ -3,11 +3,11 @@
 //! (handshake and options), and warnings about openings that make games repeat.
 
 use super::config::MatchConfig;
+use super::error::MatchError;
 use super::schedule::GameJob;
 use crate::game::Variant;
 use crate::uci::option::UnknownOption;
 use crate::uci::{Engine, EngineSpec, StartError, TrafficLog};
-use super::error::MatchError;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 

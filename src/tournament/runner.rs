@@ -2,6 +2,7 @@
 //! results (statistics, PGN, results file, progress) and decides when to stop.
 
 use super::config::{MatchConfig, MatchOutcome, Stop};
+use super::error::MatchError;
 use super::report::{self, Progress};
 use super::resume::{append_journal, journal_path, read_journal, GameEntry, ResultsFile};
 use super::schedule::{schedule, GameJob};
@@ -14,7 +15,6 @@ use crate::game::{play_game, GameRecord, GameSettings, NotPlayed, Opening, Playe
 use crate::plumbing::{interrupt, lock, naming};
 use crate::stats::Decision;
 use crate::uci::TrafficLog;
-use super::error::MatchError;
 use std::collections::{HashSet, VecDeque};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -174,12 +174,10 @@ fn start_engines(
         return Ok(Err(preflight::SetupError::Missing(why)));
     }
     let log = match &cfg.log {
-        Some(path) => Some(
-            TrafficLog::open(path).map_err(MatchError::io(format!(
-                "cannot open the UCI log (--log) {}",
-                path.display()
-            )))?,
-        ),
+        Some(path) => Some(TrafficLog::open(path).map_err(MatchError::io(format!(
+            "cannot open the UCI log (--log) {}",
+            path.display()
+        )))?),
         None => None,
     };
     let first_game_cpus = cpus.map(|p| p.games[0].clone()).unwrap_or_default();
@@ -293,7 +291,8 @@ impl<'a> Collector<'a> {
             let header = pgn_header(cfg, job, &self.openings[job.opening]);
             pgn.write_all(write_game(&record, &header).as_bytes())
                 .map_err(MatchError::io("writing the PGN file"))?;
-            pgn.flush().map_err(MatchError::io("writing the PGN file"))?;
+            pgn.flush()
+                .map_err(MatchError::io("writing the PGN file"))?;
             let meta = pgn.metadata().map_err(MatchError::io("the PGN file"))?;
             entry.pgn_end = Some(meta.len());
         }
@@ -409,7 +408,12 @@ fn open_pgn(
     let Some(path) = &cfg.pgn_out else {
         return Ok(None);
     };
-    let what = || MatchError::io(format!("cannot open the PGN file (--pgnout) {}", path.display()));
+    let what = || {
+        MatchError::io(format!(
+            "cannot open the PGN file (--pgnout) {}",
+            path.display()
+        ))
+    };
     // Appended to, never truncated (as fastchess does): earlier games are never lost.
     let file = std::fs::OpenOptions::new()
         .create(true)

@@ -3,8 +3,8 @@
 //! rules and the SPRT decide whether the run goes on. The SPRT reads the counts
 //! (`SprtPoint::of_match`), the same function whose LLR the reports show.
 
-use super::error::MatchError;
 use super::config::{FaultCounts, MatchConfig, MatchOutcome, PairingResult, Stop};
+use super::error::MatchError;
 use super::report;
 use super::resume::{GameEntry, ResultsFile};
 use super::schedule::pairings;
@@ -79,7 +79,11 @@ impl Tally {
     }
 
     /// Rewrites the results summary (atomically).
-    pub(super) fn save(&mut self, cfg: &MatchConfig, path: &std::path::Path) -> Result<(), MatchError> {
+    pub(super) fn save(
+        &mut self,
+        cfg: &MatchConfig,
+        path: &std::path::Path,
+    ) -> Result<(), MatchError> {
         let o = &self.outcome;
         self.file.finished = o.games;
         self.file.pairings = report::summaries(cfg, o);

@@ -24,7 +24,7 @@
 use super::dict::Dict;
 pub use super::error::CacheError;
 use super::store::{Bytes, Store};
-use super::error::TuneError;
+use super::tune_error::TuneError;
 use crate::plumbing::atomic::{AtomicFile, Step};
 use crate::plumbing::hash::{fnv_extend, FNV_START};
 use crate::plumbing::progress::{Reporter, Unit};

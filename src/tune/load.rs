@@ -6,9 +6,10 @@ use super::cache;
 use super::coefs;
 use super::dataset::{self, Record};
 use super::dict::{self, Dict};
-use super::error::{Rejection, TuneError};
+use super::error::Rejection;
 use super::record::Coefs;
 use super::store::Store;
+use super::tune_error::TuneError;
 use crate::plumbing::progress::{Reporter, Unit};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -68,11 +69,10 @@ pub fn load(
     }
     build(o, target, Some((path, &identity)))?;
     // SAFETY: as above; the file was just written by this process.
-    unsafe { cache::open(path, &identity, params) }
-        .map_err(|source| TuneError::CacheWritten {
-            path: path.clone(),
-            source,
-        })
+    unsafe { cache::open(path, &identity, params) }.map_err(|source| TuneError::CacheWritten {
+        path: path.clone(),
+        source,
+    })
 }
 
 /// The identity text of a cache made from these options (see [`cache`]).

@@ -2,10 +2,10 @@
 //! loss, a checkpoint every N epochs and resumption from one.
 
 use super::adam::Adam;
-use super::error::TuneError;
 use super::kernel;
 use super::model::{self, Dense};
 use super::store::Store;
+use super::tune_error::TuneError;
 use crate::plumbing::progress::{Describe, Progress};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! Outputs of a tuning run: the weights as engine `Params`, and the loss curve (CSV and SVG).
 
 use super::optimise::EpochStat;
-use super::error::TuneError;
+use super::tune_error::TuneError;
 use crate::report::plot::LineChart;
 use sable::eval::{Params, S};
 use std::fmt::Write as _;

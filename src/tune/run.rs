@@ -4,8 +4,8 @@
 
 use super::adopt::{self, SprtEvidence};
 pub use super::error::InitError;
-use super::error::TuneError;
 use super::optimise::{self, Checkpoint, Config};
+use super::tune_error::TuneError;
 use super::{dataset, kernel, kfit, load, model, output, store::Store};
 use crate::plumbing::progress::{Reporter, Unit};
 use crate::stats::elo::elo_to_score;
