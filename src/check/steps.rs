@@ -39,7 +39,7 @@ type Referee = dyn Fn(&[String]) -> anyhow::Result<Vec<CrossCheckFailure>>;
 
 /// The full profile's referee: shakmaty's perft at depths 1-3.
 fn shakmaty_referee(fens: &[String]) -> anyhow::Result<Vec<CrossCheckFailure>> {
-    cross_check(fens, 3, &|| {})
+    Ok(cross_check(fens, 3, &|| {})?)
 }
 
 /// The perft step on `cases` (the built-in suite, or a test's own), with `referee` judging the

@@ -275,8 +275,8 @@ fn identity_difference(theirs: &str, ours: &str) -> Option<String> {
 /// A source file's identity line: size, modification time (ns since the epoch) and FNV-1a hash
 /// of its bytes (read in 1 MiB pieces, with a progress bar for large files).
 pub fn source_identity(path: &Path) -> Result<String, TuneError> {
-    let err = |source| TuneError::Io {
-        context: path.display().to_string(),
+    let err = |source| TuneError::Source {
+        path: path.to_owned(),
         source,
     };
     let meta = std::fs::metadata(path).map_err(err)?;

@@ -15,6 +15,11 @@ pub enum TuneError {
         context: String,
         source: std::io::Error,
     },
+    /// A dataset that cannot be read to make the cache's identity (shown as `path: cause`).
+    Source {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
     /// A file replaced whole (cache, checkpoint, weights) that could not be written.
     Atomic(crate::plumbing::atomic::AtomicError),
     /// A checkpoint that is not one, or one that cannot be written as JSON.
@@ -79,6 +84,7 @@ impl std::fmt::Display for TuneError {
             TuneError::Io { context, .. } | TuneError::Json { context, .. } => {
                 write!(f, "{context}")
             }
+            TuneError::Source { path, source } => write!(f, "{}: {source}", path.display()),
             TuneError::Atomic(e) => write!(f, "{e}"),
             TuneError::Weights(e) => write!(f, "{e}"),
             TuneError::Dataset(e) => write!(f, "{e}"),
@@ -147,6 +153,7 @@ impl std::error::Error for TuneError {
         match self {
             TuneError::Io { source, .. } => Some(source),
             TuneError::Json { source, .. } => Some(source),
+            TuneError::Source { source, .. } => source.source(),
             TuneError::Atomic(e) => e.source(),
             TuneError::Weights(e) => e.source(),
             TuneError::Dataset(e) => e.source(),
