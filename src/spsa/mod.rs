@@ -12,12 +12,13 @@
 //! updated by `theta += r_k c_k (wins - losses) flip`, clipped to its range.
 
 pub mod defaults;
+pub mod error;
 pub mod history;
 pub mod run;
 
 use crate::game::Opening;
 use crate::uci::EngineSpec;
-use anyhow::{bail, Context};
+pub use error::SpsaError;
 use sable::rng::Rng;
 use std::fmt;
 
@@ -214,22 +215,23 @@ pub fn format_value(p: &Param, v: f64) -> String {
 }
 
 /// The SPSA input the engine prints with `spsa` (a tuning build of sable does).
-pub fn params_from_engine(engine: &EngineSpec) -> anyhow::Result<Vec<Param>> {
+pub fn params_from_engine(engine: &EngineSpec) -> Result<Vec<Param>, SpsaError> {
     let out = std::process::Command::new(&engine.cmd)
         .args(&engine.args)
         .arg("spsa")
         .output()
-        .with_context(|| format!("cannot run `{} spsa`", engine.cmd))?;
+        .map_err(SpsaError::io(format!("cannot run `{} spsa`", engine.cmd)))?;
     let text = String::from_utf8_lossy(&out.stdout);
     if !out.status.success() || text.trim().is_empty() {
-        bail!(
-            "`{} spsa` listed no parameters ({}); build the tuning build (`make -C engine \
-             EXE=sable-tune TUNE=1`) or give --params FILE",
-            engine.cmd,
-            String::from_utf8_lossy(&out.stderr).trim()
-        );
+        return Err(SpsaError::NoParams {
+            cmd: engine.cmd.clone(),
+            stderr: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        });
     }
-    parse_input(&text).map_err(|e| anyhow::anyhow!("`{} spsa`: {e}", engine.cmd))
+    parse_input(&text).map_err(|source| SpsaError::EngineInput {
+        cmd: engine.cmd.clone(),
+        source,
+    })
 }
 
 /// The `pairs` openings of iteration `k` (from 1): the book read on from where the last
