@@ -1,6 +1,7 @@
 //! The rating list as a table for the terminal and as CSV.
 
 use super::{Model, RatingList};
+use crate::stats::error::StatsError;
 use std::fmt::Write as _;
 
 /// Longest name shown in full in the LOS matrix's columns.
@@ -102,7 +103,7 @@ pub fn table(list: &RatingList) -> String {
 /// One row per engine: rank, name, rating, error, games, points, draws, group (from 0, as in the
 /// JSON), capped, then
 /// its LOS against every engine in list order (empty where not defined).
-pub fn csv(list: &RatingList) -> anyhow::Result<String> {
+pub fn csv(list: &RatingList) -> Result<String, StatsError> {
     let mut w = ::csv::Writer::from_writer(Vec::new());
     let mut header: Vec<String> = [
         "rank", "name", "elo", "error", "games", "points", "draws", "group", "capped",
@@ -132,5 +133,9 @@ pub fn csv(list: &RatingList) -> anyhow::Result<String> {
         );
         w.write_record(&row)?;
     }
-    Ok(String::from_utf8(w.into_inner()?)?)
+    let bytes = w
+        .into_inner()
+        .map_err(|e| csv::Error::from(e.into_error()))?;
+    // Every field is a `String` or a number: the bytes are UTF-8.
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
