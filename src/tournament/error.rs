@@ -80,18 +80,45 @@ pub enum MatchError {
 
 impl fmt::Display for MatchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(e) = self.wrapped() {
+            return write!(f, "{e}");
+        }
         match self {
             MatchError::Io { context, .. } => write!(f, "{context}"),
-            MatchError::Results(e) => write!(f, "{e}"),
-            MatchError::Record(e) => write!(f, "{e}"),
-            MatchError::Words(e) => write!(f, "{e}"),
-            MatchError::Book(e) => write!(f, "{e}"),
-            MatchError::Tablebase(e) => write!(f, "{e}"),
-            MatchError::Revision(e) => write!(f, "{e}"),
-            MatchError::Pattern(e) => write!(f, "{e}"),
-            MatchError::Lock(e) => write!(f, "{e}"),
-            MatchError::Affinity(e) => write!(f, "{e}"),
-            MatchError::Chart(e) => write!(f, "{e}"),
+            MatchError::ResumeWithoutResults => write!(f, "--resume needs a results file"),
+            MatchError::DifferentMatch {
+                path,
+                recorded,
+                scheduled,
+            } => write!(
+                f,
+                "{}: recorded for a different match ({recorded} games scheduled there, \
+                 {scheduled} now; --rounds may extend a run, not shorten it)",
+                path.display()
+            ),
+            MatchError::LegacyResults { path, kind } => write!(
+                f,
+                "{}: a results file of version 1 (the run stored as command-line words); \
+                 `harness {kind} --resume {}` converts it",
+                path.display(),
+                path.display()
+            ),
+            MatchError::FaultShare { pct } => write!(
+                f,
+                "--max-fault-share must be a percentage from 0 to 100 (got {pct})"
+            ),
+            MatchError::SprtEngines { got } => {
+                write!(f, "an SPRT needs exactly two engines (got {got})")
+            }
+            _ => self.fmt_config(f),
+        }
+    }
+}
+
+impl MatchError {
+    /// The messages of a configuration no game can be played with ([`super::preflight`]).
+    fn fmt_config(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             MatchError::TooFewEngines { got } => {
                 write!(f, "a match needs at least two engines (got {got})")
             }
@@ -129,52 +156,37 @@ impl fmt::Display for MatchError {
                  --allow-unknown-options, when it takes an option it does not declare)",
                 refused.join("; ")
             ),
-            MatchError::ResumeWithoutResults => write!(f, "--resume needs a results file"),
-            MatchError::DifferentMatch {
-                path,
-                recorded,
-                scheduled,
-            } => write!(
-                f,
-                "{}: recorded for a different match ({recorded} games scheduled there, \
-                 {scheduled} now; --rounds may extend a run, not shorten it)",
-                path.display()
-            ),
-            MatchError::LegacyResults { path, kind } => write!(
-                f,
-                "{}: a results file of version 1 (the run stored as command-line words); \
-                 `harness {kind} --resume {}` converts it",
-                path.display(),
-                path.display()
-            ),
-            MatchError::FaultShare { pct } => write!(
-                f,
-                "--max-fault-share must be a percentage from 0 to 100 (got {pct})"
-            ),
-            MatchError::SprtEngines { got } => {
-                write!(f, "an SPRT needs exactly two engines (got {got})")
-            }
+            _ => unreachable!("not a configuration error: {self:?}"),
         }
     }
 }
 
 impl std::error::Error for MatchError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        // A wrapped error is shown as itself, so its source is its own.
         match self {
             MatchError::Io { source, .. } => Some(source),
-            MatchError::Results(e) => e.source(),
-            MatchError::Record(e) => e.source(),
-            MatchError::Words(e) => e.source(),
-            MatchError::Book(e) => e.source(),
-            MatchError::Tablebase(e) => e.source(),
-            MatchError::Revision(e) => e.source(),
-            MatchError::Pattern(e) => e.source(),
-            MatchError::Lock(e) => e.source(),
-            MatchError::Affinity(e) => e.source(),
-            MatchError::Chart(e) => e.source(),
-            _ => None,
+            // A wrapped error is shown as itself, so its source is its own.
+            _ => self.wrapped().and_then(|e| e.source()),
         }
+    }
+}
+
+impl MatchError {
+    /// The error of a room below that this one wraps whole, if it is one.
+    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(match self {
+            MatchError::Results(e) => e,
+            MatchError::Record(e) => e,
+            MatchError::Words(e) => e,
+            MatchError::Book(e) => e,
+            MatchError::Tablebase(e) => e,
+            MatchError::Revision(e) => e,
+            MatchError::Pattern(e) => e,
+            MatchError::Lock(e) => e,
+            MatchError::Affinity(e) => e,
+            MatchError::Chart(e) => e,
+            _ => return None,
+        })
     }
 }
 
@@ -197,5 +209,92 @@ impl MatchError {
     pub fn io(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> MatchError {
         let context = context.into();
         move |source| MatchError::Io { context, source }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::error::Error as _;
+
+    /// Every variant has its words (the configuration's through `fmt_config`), the words the
+    /// tests of `tests/` look for among them; a wrapped error is shown as itself, and a file's
+    /// system error is the source, not repeated in the message.
+    #[test]
+    fn every_variant_says_what_failed() {
+        let path = PathBuf::from("r.json");
+        let cases = [
+            (
+                MatchError::TooFewEngines { got: 1 },
+                "at least two engines (got 1)",
+            ),
+            (
+                MatchError::GamesPerRound { got: 3 },
+                "must be 1 or 2 (got 3)",
+            ),
+            (MatchError::NoConcurrency, "concurrency must be at least 1"),
+            (
+                MatchError::SameName { name: "a".into() },
+                "two engines are named `a`",
+            ),
+            (
+                MatchError::Unbounded { name: "a".into() },
+                "engine a: no time control",
+            ),
+            (
+                MatchError::ResultsExist {
+                    path: path.clone(),
+                    kind: "sprt".into(),
+                },
+                "`harness sprt --resume r.json`",
+            ),
+            (
+                MatchError::NoChess960 { name: "a".into() },
+                "does not offer UCI_Chess960",
+            ),
+            (
+                MatchError::RefusedOptions {
+                    name: "a".into(),
+                    refused: vec!["x".into(), "y".into()],
+                },
+                "engine a: x; y; an engine clamps",
+            ),
+            (
+                MatchError::ResumeWithoutResults,
+                "--resume needs a results file",
+            ),
+            (
+                MatchError::DifferentMatch {
+                    path: path.clone(),
+                    recorded: 10,
+                    scheduled: 4,
+                },
+                "10 games scheduled there, 4 now",
+            ),
+            (
+                MatchError::LegacyResults {
+                    path: path.clone(),
+                    kind: "match".into(),
+                },
+                "`harness match --resume r.json` converts it",
+            ),
+            (MatchError::FaultShare { pct: 101.0 }, "0 to 100 (got 101)"),
+            (
+                MatchError::SprtEngines { got: 3 },
+                "exactly two engines (got 3)",
+            ),
+        ];
+        for (e, words) in cases {
+            assert!(e.to_string().contains(words), "{e} lacks {words}");
+            assert!(e.source().is_none(), "{e}");
+        }
+        let words = WordsError::NoCommand {
+            words: "name=a".into(),
+        };
+        let wrapped = MatchError::from(words.clone());
+        assert_eq!(wrapped.to_string(), words.to_string());
+        let io = MatchError::io("writing the PGN file")(std::io::Error::other("disk full"));
+        assert_eq!(io.to_string(), "writing the PGN file");
+        assert_eq!(io.source().map(|s| s.to_string()), Some("disk full".into()));
     }
 }

@@ -85,16 +85,9 @@ impl std::fmt::Display for TuneError {
                 write!(f, "{context}")
             }
             TuneError::Source { path, source } => write!(f, "{}: {source}", path.display()),
-            TuneError::Atomic(e) => write!(f, "{e}"),
-            TuneError::Weights(e) => write!(f, "{e}"),
-            TuneError::Dataset(e) => write!(f, "{e}"),
             TuneError::CacheWritten { path, source } => {
                 write!(f, "{}: the cache just written: {source}", path.display())
             }
-            TuneError::Capacity(e) => write!(f, "{e}"),
-            TuneError::Slot(e) => write!(f, "{e}"),
-            TuneError::Adopt(e) => write!(f, "{e}"),
-            TuneError::Chart(e) => write!(f, "{e}"),
             TuneError::ValidFraction => write!(f, "--valid must be in [0, 1)"),
             TuneError::UnknownGroup { group, groups } => write!(
                 f,
@@ -142,28 +135,37 @@ impl std::fmt::Display for TuneError {
                 f,
                 "checkpoint was made on {made:?} training/validation positions, this run has {now:?}"
             ),
+            _ => write!(f, "{}", self.wrapped().expect("the other variants wrap an error")),
         }
     }
 }
 
 impl std::error::Error for TuneError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        // The wrapped errors of this room's own files display their cause already; their
-        // sources are theirs (as when they were the error itself).
         match self {
             TuneError::Io { source, .. } => Some(source),
             TuneError::Json { source, .. } => Some(source),
             TuneError::Source { source, .. } => source.source(),
-            TuneError::Atomic(e) => e.source(),
-            TuneError::Weights(e) => e.source(),
-            TuneError::Dataset(e) => e.source(),
             TuneError::CacheWritten { source, .. } => source.source(),
-            TuneError::Capacity(e) => e.source(),
-            TuneError::Slot(e) => e.source(),
-            TuneError::Adopt(e) => e.source(),
-            TuneError::Chart(e) => e.source(),
-            _ => None,
+            // A wrapped error is shown as itself, so its source is its own.
+            _ => self.wrapped().and_then(|e| e.source()),
         }
+    }
+}
+
+impl TuneError {
+    /// The error of a file or room below that this one wraps whole, if it is one.
+    fn wrapped(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(match self {
+            TuneError::Atomic(e) => e,
+            TuneError::Weights(e) => e,
+            TuneError::Dataset(e) => e,
+            TuneError::Capacity(e) => e,
+            TuneError::Slot(e) => e,
+            TuneError::Adopt(e) => e,
+            TuneError::Chart(e) => e,
+            _ => return None,
+        })
     }
 }
 
