@@ -172,34 +172,14 @@ pub unsafe fn open(
 ) -> Result<(Store, Store), CacheError> {
     let mut file = File::open(path).map_err(CacheError::Open)?;
     let size = file.metadata().map_err(CacheError::Read)?.len();
-    let mut h = [0u8; HEADER];
-    if size < HEADER as u64 {
-        return Err(CacheError::Truncated { size });
-    }
-    file.read_exact(&mut h).map_err(CacheError::Read)?;
-    if &h[..8] != MAGIC {
-        return Err(CacheError::Magic);
-    }
-    let field = |i: usize| u64::from_le_bytes(h[8 * i..8 * i + 8].try_into().expect("8 bytes"));
-    let (version, ident_len, dict_len) = (field(1), field(2), field(3));
-    let (n_train, train_bytes, n_valid, valid_bytes, sum) =
-        (field(4), field(5), field(6), field(7), field(8));
-    if version != VERSION {
-        return Err(CacheError::Version {
-            found: version,
-            reads: VERSION,
-        });
-    }
-    let want = (HEADER as u64)
-        .checked_add(ident_len)
-        .and_then(|x| x.checked_add(dict_len))
-        .and_then(|x| x.checked_add(train_bytes))
-        .and_then(|x| x.checked_add(valid_bytes))
-        .and_then(|x| x.checked_add(n_train))
-        .and_then(|x| x.checked_add(n_valid));
-    if want != Some(size) {
-        return Err(CacheError::Size { size, want });
-    }
+    let Header {
+        ident_len,
+        dict_len,
+        n_train,
+        train_bytes,
+        valid_bytes,
+        sum,
+    } = Header::read(&mut file, size)?;
     // SAFETY: the caller's contract (this function's `# Safety`): the file is neither
     // truncated nor rewritten while mapped.
     let map = unsafe { memmap2::Mmap::map(&file) }.map_err(CacheError::Map)?;
@@ -209,19 +189,7 @@ pub unsafe fn open(
     if let Some(why) = identity_difference(&theirs, identity) {
         return Err(CacheError::Stale(why));
     }
-    let bar = Reporter::new(true, "checking cache", Unit::BYTES, size);
-    let mut s = FNV_START;
-    for chunk in map[HEADER..].chunks(1 << 24) {
-        s = fnv_extend(s, chunk);
-        bar.inc(chunk.len() as u64);
-    }
-    bar.clear();
-    if s != sum {
-        return Err(CacheError::Checksum {
-            got: s,
-            header: sum,
-        });
-    }
+    check_sum(&map[HEADER..], sum)?;
     let d_end = id_end + dict_len as usize;
     let dict = if dict_len == 0 {
         Dict::none()
@@ -249,6 +217,78 @@ pub unsafe fn open(
         let _ = map.advise(memmap2::Advice::Sequential);
     }
     Ok((train, valid))
+}
+
+/// The sizes and the checksum a cache's header gives, checked against the file's size.
+struct Header {
+    ident_len: u64,
+    dict_len: u64,
+    n_train: u64,
+    train_bytes: u64,
+    valid_bytes: u64,
+    sum: u64,
+}
+
+impl Header {
+    /// Reads the header of a file of `size` bytes, refusing another file, another version, or
+    /// sizes that do not add up to the file's.
+    fn read(file: &mut File, size: u64) -> Result<Header, CacheError> {
+        let mut h = [0u8; HEADER];
+        if size < HEADER as u64 {
+            return Err(CacheError::Truncated { size });
+        }
+        file.read_exact(&mut h).map_err(CacheError::Read)?;
+        if &h[..8] != MAGIC {
+            return Err(CacheError::Magic);
+        }
+        let field = |i: usize| u64::from_le_bytes(h[8 * i..8 * i + 8].try_into().expect("8 bytes"));
+        let (version, ident_len, dict_len) = (field(1), field(2), field(3));
+        let (n_train, train_bytes, n_valid, valid_bytes, sum) =
+            (field(4), field(5), field(6), field(7), field(8));
+        if version != VERSION {
+            return Err(CacheError::Version {
+                found: version,
+                reads: VERSION,
+            });
+        }
+        let want = (HEADER as u64)
+            .checked_add(ident_len)
+            .and_then(|x| x.checked_add(dict_len))
+            .and_then(|x| x.checked_add(train_bytes))
+            .and_then(|x| x.checked_add(valid_bytes))
+            .and_then(|x| x.checked_add(n_train))
+            .and_then(|x| x.checked_add(n_valid));
+        if want != Some(size) {
+            return Err(CacheError::Size { size, want });
+        }
+        Ok(Header {
+            ident_len,
+            dict_len,
+            n_train,
+            train_bytes,
+            valid_bytes,
+            sum,
+        })
+    }
+}
+
+/// Refuses a body whose FNV-1a checksum is not the header's `sum` (with a bar: a large cache
+/// takes seconds).
+fn check_sum(body: &[u8], sum: u64) -> Result<(), CacheError> {
+    let bar = Reporter::new(true, "checking cache", Unit::BYTES, body.len() as u64);
+    let mut s = FNV_START;
+    for chunk in body.chunks(1 << 24) {
+        s = fnv_extend(s, chunk);
+        bar.inc(chunk.len() as u64);
+    }
+    bar.clear();
+    if s != sum {
+        return Err(CacheError::Checksum {
+            got: s,
+            header: sum,
+        });
+    }
+    Ok(())
 }
 
 /// The first line in which two identity texts differ, in words; None when they are equal.
