@@ -1,6 +1,6 @@
 //! The rating list as a table for the terminal and as CSV.
 
-use super::{Model, RatingList};
+use super::{GroupFit, Model, RatingList};
 use crate::stats::error::StatsError;
 use std::fmt::Write as _;
 
@@ -33,71 +33,81 @@ pub fn table(list: &RatingList) -> String {
         .unwrap_or(4)
         .max(4);
     for (gi, g) in list.groups.iter().enumerate() {
-        if list.groups.len() > 1 {
-            let _ = writeln!(
-                out,
-                "\nGroup {} ({})",
-                gi + 1,
-                crate::report::plural(g.engines, "engine")
-            );
-        }
-        let _ = writeln!(
-            out,
-            "{:>4}  {:<width$}  {:>8}  {:>7}  {:>6}  {:>7}  {:>7}",
-            "rank", "name", "elo", "+/-", "games", "score", "draws"
-        );
-        for (rank, e) in list.engines.iter().filter(|e| e.group == gi).enumerate() {
-            let error = e.error.map_or("-".to_owned(), |x| format!("{x:.1}"));
-            let mark = if e.capped { " (infinite: capped)" } else { "" };
-            let _ = writeln!(
-                out,
-                "{:>4}  {:<width$}  {:>8.1}  {:>7}  {:>6}  {:>7}  {:>7}{mark}",
-                rank + 1,
-                e.name,
-                e.rating,
-                error,
-                e.games,
-                percent(e.points / e.games.max(1) as f64),
-                percent(e.draws as f64 / e.games.max(1) as f64),
-            );
-        }
-        if list.model == Model::Davidson {
-            let _ = writeln!(
-                out,
-                "Anchor: {}; white advantage {:.1} +/- {:.1} Elo; draws between equal engines {} \
-                 (nu {:.3})",
-                g.anchor,
-                g.white_advantage[0],
-                g.white_advantage[1],
-                percent(g.draw_nu / (2.0 + g.draw_nu)),
-                g.draw_nu
-            );
-        } else {
-            let _ = writeln!(out, "Anchor: {}", g.anchor);
-        }
+        group_table(&mut out, list, gi, g, width);
     }
     for note in &list.notes {
         let _ = writeln!(out, "Note: {note}");
     }
-    let n = list.engines.len();
-    if (2..=MATRIX_MAX).contains(&n) {
-        let _ = writeln!(out, "\nLikelihood of superiority (row better than column):");
-        let short = |s: &str| s.chars().take(COLUMN).collect::<String>();
-        let _ = write!(out, "{:<width$}", "");
-        for e in &list.engines {
-            let _ = write!(out, "  {:>COLUMN$}", short(&e.name));
-        }
-        out.push('\n');
-        for (i, e) in list.engines.iter().enumerate() {
-            let _ = write!(out, "{:<width$}", e.name);
-            for j in 0..n {
-                let cell = list.los[i][j].map_or("-".to_owned(), percent);
-                let _ = write!(out, "  {cell:>COLUMN$}");
-            }
-            out.push('\n');
-        }
+    if (2..=MATRIX_MAX).contains(&list.engines.len()) {
+        los_matrix(&mut out, list, width);
     }
     out
+}
+
+/// One group's rows (with its heading when there are several groups) and its anchor line.
+fn group_table(out: &mut String, list: &RatingList, gi: usize, g: &GroupFit, width: usize) {
+    if list.groups.len() > 1 {
+        let _ = writeln!(
+            out,
+            "\nGroup {} ({})",
+            gi + 1,
+            crate::report::plural(g.engines, "engine")
+        );
+    }
+    let _ = writeln!(
+        out,
+        "{:>4}  {:<width$}  {:>8}  {:>7}  {:>6}  {:>7}  {:>7}",
+        "rank", "name", "elo", "+/-", "games", "score", "draws"
+    );
+    for (rank, e) in list.engines.iter().filter(|e| e.group == gi).enumerate() {
+        let error = e.error.map_or("-".to_owned(), |x| format!("{x:.1}"));
+        let mark = if e.capped { " (infinite: capped)" } else { "" };
+        let _ = writeln!(
+            out,
+            "{:>4}  {:<width$}  {:>8.1}  {:>7}  {:>6}  {:>7}  {:>7}{mark}",
+            rank + 1,
+            e.name,
+            e.rating,
+            error,
+            e.games,
+            percent(e.points / e.games.max(1) as f64),
+            percent(e.draws as f64 / e.games.max(1) as f64),
+        );
+    }
+    if list.model == Model::Davidson {
+        let _ = writeln!(
+            out,
+            "Anchor: {}; white advantage {:.1} +/- {:.1} Elo; draws between equal engines {} \
+             (nu {:.3})",
+            g.anchor,
+            g.white_advantage[0],
+            g.white_advantage[1],
+            percent(g.draw_nu / (2.0 + g.draw_nu)),
+            g.draw_nu
+        );
+    } else {
+        let _ = writeln!(out, "Anchor: {}", g.anchor);
+    }
+}
+
+/// The likelihood of superiority of every engine (row) over every other (column).
+fn los_matrix(out: &mut String, list: &RatingList, width: usize) {
+    let n = list.engines.len();
+    let _ = writeln!(out, "\nLikelihood of superiority (row better than column):");
+    let short = |s: &str| s.chars().take(COLUMN).collect::<String>();
+    let _ = write!(out, "{:<width$}", "");
+    for e in &list.engines {
+        let _ = write!(out, "  {:>COLUMN$}", short(&e.name));
+    }
+    out.push('\n');
+    for (i, e) in list.engines.iter().enumerate() {
+        let _ = write!(out, "{:<width$}", e.name);
+        for j in 0..n {
+            let cell = list.los[i][j].map_or("-".to_owned(), percent);
+            let _ = write!(out, "  {cell:>COLUMN$}");
+        }
+        out.push('\n');
+    }
 }
 
 /// One row per engine: rank, name, rating, error, games, points, draws, group (from 0, as in the
