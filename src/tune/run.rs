@@ -440,12 +440,6 @@ fn finish(
     done: Checkpoint,
     tm: Timing,
 ) -> Result<Summary, TuneError> {
-    let Timing {
-        epochs,
-        secs,
-        cpu,
-        threads,
-    } = tm;
     let chosen = match (&done.best, o.last) {
         (Some(b), false) => {
             println!(
@@ -458,7 +452,27 @@ fn finish(
     };
     let chosen = chosen.clone();
     let w = model::to_dense(&chosen)?;
-    let params = output::to_params(&chosen);
+    write_outputs(o, &output::to_params(&chosen), &done)?;
+    println!("K                {:.4}", done.k);
+    let losses = (
+        kernel::loss(train, &w, done.k, 0..train.len())?,
+        kernel::loss(valid, &w, done.k, 0..valid.len())?,
+    );
+    println!("training loss    {:.6}", losses.0);
+    println!("validation loss  {:.6}", losses.1);
+    report_speed(train, valid, &tm);
+    println!("weights          {}", o.out.display());
+    Ok(Summary {
+        written: chosen,
+        state: done,
+        losses,
+        sizes: (train.len(), valid.len()),
+    })
+}
+
+/// Writes the weights (JSON, and the Rust defaults with `--emit-rust`) and the loss curve, and
+/// prints the tables with `--tables`.
+fn write_outputs(o: &Options, params: &Params, done: &Checkpoint) -> Result<(), TuneError> {
     // Both may replace files the user keeps (--overwrite-init, a source file): whole or not.
     crate::plumbing::atomic::write(&o.out, params.to_json())?;
     if let Some(p) = &o.emit_rust {
@@ -470,14 +484,18 @@ fn finish(
     if o.tables {
         println!("{}", params.display_tables());
     }
+    Ok(())
+}
+
+/// Prints the epochs' speed (wall and CPU time, per thread) and the memory the positions took.
+fn report_speed(train: &Store, valid: &Store, tm: &Timing) {
+    let Timing {
+        epochs,
+        secs,
+        cpu,
+        threads,
+    } = *tm;
     let per_epoch = secs / epochs.max(1) as f64;
-    println!("K                {:.4}", done.k);
-    let losses = (
-        kernel::loss(train, &w, done.k, 0..train.len())?,
-        kernel::loss(valid, &w, done.k, 0..valid.len())?,
-    );
-    println!("training loss    {:.6}", losses.0);
-    println!("validation loss  {:.6}", losses.1);
     println!(
         "epochs           {} in {:.2}s ({:.4}s/epoch, {:.2} M pos/s on {} threads = {:.2} M pos/s/thread)",
         epochs,
@@ -503,13 +521,6 @@ fn finish(
     if let Some(note) = load::resident_note() {
         println!("resident         {note}");
     }
-    println!("weights          {}", o.out.display());
-    Ok(Summary {
-        written: chosen,
-        state: done,
-        losses,
-        sizes: (train.len(), valid.len()),
-    })
 }
 
 #[cfg(test)]
