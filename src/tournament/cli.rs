@@ -304,12 +304,23 @@ fn config_from(
     cfg.book_name = book_name;
     cfg.book = Some(book);
     cfg.rounds = args.rounds.or(default_rounds).unwrap_or(1);
+    cfg.adjudication = adjudication(&args.draw, &args.resign, args.maxmoves)?;
+    cfg.adjudication.syzygy = syzygy;
+    play_rules(&mut cfg, &args)?;
+    output_files(&mut cfg, &args, kind)?;
+    cfg.rating_interval = args.ratinginterval;
+    cfg.progress = !args.quiet;
+    cfg.allow_unknown_options = args.allow_unknown_options;
+    cfg.event = args.event;
+    Ok(cfg)
+}
+
+/// How games are played and judged for faults, from the options.
+fn play_rules(cfg: &mut MatchConfig, args: &MatchArgs) -> Result<(), MatchError> {
     cfg.games_per_round = args.games;
     cfg.concurrency = args.concurrency.unwrap_or(1);
     cfg.affinity = args.affinity;
     cfg.mode = args.tournament;
-    cfg.adjudication = adjudication(&args.draw, &args.resign, args.maxmoves)?;
-    cfg.adjudication.syzygy = syzygy;
     cfg.recover = args.recover;
     if let Some(n) = args.max_consecutive_faults {
         cfg.fault_rules.max_consecutive = n;
@@ -317,19 +328,26 @@ fn config_from(
     if let Some(pct) = args.max_fault_share {
         cfg.fault_rules.max_share = fault_share(pct)?;
     }
-    cfg.log = args.log;
+    cfg.log = args.log.clone();
     if let Some(n) = args.max_failure_files {
         cfg.max_failure_files = n;
     }
     cfg.startup = Duration::from_millis(args.startup_ms);
     cfg.ping = Duration::from_millis(args.ping_ms);
-    let results = match args.results {
-        Some(path) => path,
+    Ok(())
+}
+
+/// The results file (a default name when none is given) and the PGN beside it, with its style
+/// and the `--pgn-match-line` patterns.
+fn output_files(cfg: &mut MatchConfig, args: &MatchArgs, kind: &str) -> Result<(), MatchError> {
+    let results = match &args.results {
+        Some(path) => path.clone(),
         None => default_results(kind, &cfg.engines),
     };
     cfg.pgn_out = args
         .pgnout
-        .map(|p| match p.strip_prefix("file=").unwrap_or(&p) {
+        .as_ref()
+        .map(|p| match p.strip_prefix("file=").unwrap_or(p) {
             "" => naming::sibling(&results, "pgn"),
             p => PathBuf::from(p),
         });
@@ -344,11 +362,7 @@ fn config_from(
         .map(|p| crate::game::LinePattern::new(p))
         .collect::<Result<_, _>>()?;
     cfg.results = Some(results);
-    cfg.rating_interval = args.ratinginterval;
-    cfg.progress = !args.quiet;
-    cfg.allow_unknown_options = args.allow_unknown_options;
-    cfg.event = args.event;
-    Ok(cfg)
+    Ok(())
 }
 
 /// The results file of a run given none: kind, engines and date, numbered when an earlier run
