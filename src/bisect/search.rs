@@ -150,35 +150,49 @@ impl<'a> Bisection<'a> {
             let last = c + 1 == self.classes.classes.len();
             let label = self.label(if last { "bad" } else { "" });
             let end = self.test(commit, &built)?;
-            match end {
-                StepEnd::Done(step) => self.record(&label, step)?,
-                StepEnd::Interrupted => {
-                    if let Mode::Games { .. } = self.o.mode {
-                        println!(
-                            "The SPRT of {} stopped; its finished games are kept in {}",
-                            report::named(commit),
-                            self.results_file(commit).display()
-                        );
-                    }
-                    return Ok(self.interrupted());
-                }
-                StepEnd::Undecided { games, llr } => {
-                    println!(
-                        "{label} {}: no decision after {games} games (LLR {llr:.2}); rerun \
-                         with a larger --rounds to continue this SPRT",
-                        report::named(commit)
-                    );
-                    return Ok(EXIT_UNDECIDED);
-                }
-                StepEnd::NoVerdict(why) if last => {
-                    println!("Cannot confirm that bad is weaker: {why}");
-                    return Ok(EXIT_CANNOT);
-                }
-                StepEnd::NoVerdict(why) => {
-                    self.record("[skip]", skip(commit, format!("no verdict: {why}")))?;
-                }
+            if let Some(code) = self.take_end(end, commit, &label, last)? {
+                return Ok(code);
             }
         }
+    }
+
+    /// Records a step's end, or says why the search stops there: `Some(code)` to stop.
+    fn take_end(
+        &mut self,
+        end: StepEnd,
+        commit: &Commit,
+        label: &str,
+        last: bool,
+    ) -> Result<Option<i32>, BisectError> {
+        match end {
+            StepEnd::Done(step) => self.record(label, step)?,
+            StepEnd::Interrupted => {
+                if let Mode::Games { .. } = self.o.mode {
+                    println!(
+                        "The SPRT of {} stopped; its finished games are kept in {}",
+                        report::named(commit),
+                        self.results_file(commit).display()
+                    );
+                }
+                return Ok(Some(self.interrupted()));
+            }
+            StepEnd::Undecided { games, llr } => {
+                println!(
+                    "{label} {}: no decision after {games} games (LLR {llr:.2}); rerun \
+                     with a larger --rounds to continue this SPRT",
+                    report::named(commit)
+                );
+                return Ok(Some(EXIT_UNDECIDED));
+            }
+            StepEnd::NoVerdict(why) if last => {
+                println!("Cannot confirm that bad is weaker: {why}");
+                return Ok(Some(EXIT_CANNOT));
+            }
+            StepEnd::NoVerdict(why) => {
+                self.record("[skip]", skip(commit, format!("no verdict: {why}")))?;
+            }
+        }
+        Ok(None)
     }
 
     /// The results file of the SPRT of `commit`.
