@@ -206,28 +206,9 @@ pub fn run(o: &Options) -> Result<Summary, TuneError> {
     if train.width().max(valid.width()) > n {
         return Err(TuneError::IndexBeyond { n });
     }
-    let init = match &o.init {
-        Init::Current => output::to_f64(&Params::default()),
-        Init::Material => output::to_f64(&Params::material_only()),
-        Init::Zero => vec![[0.0; 2]; n],
-        Init::File(path) => output::to_f64(&Params::load(path)?),
-    };
+    let init = initial_weights(&o.init, n)?;
     let frozen = frozen_mask(&o.freeze)?;
-    let state = if o.resume {
-        let path = o
-            .checkpoint
-            .as_ref()
-            .ok_or(TuneError::ResumeWithoutCheckpoint)?;
-        let c = Checkpoint::load(path)?;
-        eprintln!("resuming {} at epoch {}", path.display(), c.epoch);
-        c
-    } else {
-        let k = match o.k {
-            Some(k) => k,
-            None => fit_k(&train)?,
-        };
-        optimise::fresh(init, k, o.lr, (train.len(), valid.len()))
-    };
+    let state = start_state(o, init, &train, &valid)?;
     report_start(&train, &valid, &state)?;
     report_data_per_weight(train.len(), &frozen);
     let cfg = Config {
@@ -255,6 +236,40 @@ pub fn run(o: &Options) -> Result<Summary, TuneError> {
         threads,
     };
     finish(o, &train, &valid, done, timing)
+}
+
+/// The `--init` weights, `n` of them.
+fn initial_weights(init: &Init, n: usize) -> Result<Vec<[f64; 2]>, TuneError> {
+    Ok(match init {
+        Init::Current => output::to_f64(&Params::default()),
+        Init::Material => output::to_f64(&Params::material_only()),
+        Init::Zero => vec![[0.0; 2]; n],
+        Init::File(path) => output::to_f64(&Params::load(path)?),
+    })
+}
+
+/// The state the epochs start from: the checkpoint with `--resume`, else `init` with K given
+/// or fitted.
+fn start_state(
+    o: &Options,
+    init: Vec<[f64; 2]>,
+    train: &Store,
+    valid: &Store,
+) -> Result<Checkpoint, TuneError> {
+    if o.resume {
+        let path = o
+            .checkpoint
+            .as_ref()
+            .ok_or(TuneError::ResumeWithoutCheckpoint)?;
+        let c = Checkpoint::load(path)?;
+        eprintln!("resuming {} at epoch {}", path.display(), c.epoch);
+        return Ok(c);
+    }
+    let k = match o.k {
+        Some(k) => k,
+        None => fit_k(train)?,
+    };
+    Ok(optimise::fresh(init, k, o.lr, (train.len(), valid.len())))
 }
 
 /// Refuses a run whose outputs include its own `--init` weights file (the default `-o
