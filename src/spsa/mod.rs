@@ -65,49 +65,12 @@ pub fn parse_input(text: &str) -> Result<Vec<Param>, InputError> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let err = |cause: String| InputError { line: i + 1, cause };
-        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
-        if fields.len() != 7 {
-            return Err(err(format!(
-                "expected `Name, int|float, value, min, max, c_end, r_end`, got {} fields",
-                fields.len()
-            )));
-        }
-        let num = |k: usize, what: &str| -> Result<f64, InputError> {
-            fields[k]
-                .parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite())
-                .ok_or_else(|| err(format!("{what} `{}` is not a number", fields[k])))
-        };
-        let is_float = match fields[1] {
-            "int" => false,
-            "float" => true,
-            other => return Err(err(format!("type `{other}` is neither int nor float"))),
-        };
-        let p = Param {
-            name: fields[0].to_owned(),
-            is_float,
-            value: num(2, "value")?,
-            min: num(3, "min")?,
-            max: num(4, "max")?,
-            c_end: num(5, "c_end")?,
-            r_end: num(6, "r_end")?,
-        };
-        if p.name.is_empty() || p.name.contains(char::is_whitespace) {
-            return Err(err(format!("bad name `{}`", p.name)));
-        }
-        if !(p.min <= p.value && p.value <= p.max) {
-            return Err(err(format!("{}: needs min <= value <= max", p.name)));
-        }
-        if p.r_end <= 0.0 || (p.is_float && p.c_end <= 0.0) || p.c_end < 0.0 {
-            return Err(err(format!(
-                "{}: needs r_end > 0 and c_end > 0 (c_end >= 0 for ints)",
-                p.name
-            )));
-        }
+        let p = parse_param(line, i + 1)?;
         if params.iter().any(|q| q.name.eq_ignore_ascii_case(&p.name)) {
-            return Err(err(format!("{} appears twice", p.name)));
+            return Err(InputError {
+                line: i + 1,
+                cause: format!("{} appears twice", p.name),
+            });
         }
         params.push(p);
     }
@@ -118,6 +81,55 @@ pub fn parse_input(text: &str) -> Result<Vec<Param>, InputError> {
         });
     }
     Ok(params)
+}
+
+/// Line `number` (from 1) of the input as a parameter, with its checks.
+fn parse_param(line: &str, number: usize) -> Result<Param, InputError> {
+    let err = |cause: String| InputError {
+        line: number,
+        cause,
+    };
+    let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+    if fields.len() != 7 {
+        return Err(err(format!(
+            "expected `Name, int|float, value, min, max, c_end, r_end`, got {} fields",
+            fields.len()
+        )));
+    }
+    let num = |k: usize, what: &str| -> Result<f64, InputError> {
+        fields[k]
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .ok_or_else(|| err(format!("{what} `{}` is not a number", fields[k])))
+    };
+    let is_float = match fields[1] {
+        "int" => false,
+        "float" => true,
+        other => return Err(err(format!("type `{other}` is neither int nor float"))),
+    };
+    let p = Param {
+        name: fields[0].to_owned(),
+        is_float,
+        value: num(2, "value")?,
+        min: num(3, "min")?,
+        max: num(4, "max")?,
+        c_end: num(5, "c_end")?,
+        r_end: num(6, "r_end")?,
+    };
+    if p.name.is_empty() || p.name.contains(char::is_whitespace) {
+        return Err(err(format!("bad name `{}`", p.name)));
+    }
+    if !(p.min <= p.value && p.value <= p.max) {
+        return Err(err(format!("{}: needs min <= value <= max", p.name)));
+    }
+    if p.r_end <= 0.0 || (p.is_float && p.c_end <= 0.0) || p.c_end < 0.0 {
+        return Err(err(format!(
+            "{}: needs r_end > 0 and c_end > 0 (c_end >= 0 for ints)",
+            p.name
+        )));
+    }
+    Ok(p)
 }
 
 /// OpenBench's schedule constants.
