@@ -5,6 +5,19 @@
 //! The domain modules never import [`cmd`]: each `cmd` module only turns its clap arguments
 //! into calls of the domain modules and prints what they return.
 
+/// The `From` impls of a room's error enum for the errors it wraps whole (one variant each,
+/// displayed as the wrapped error), so that `?` converts them. Defined before the rooms, so
+/// every room sees it.
+macro_rules! error_from {
+    ($enum:ident: $($variant:ident($ty:ty)),* $(,)?) => {
+        $(impl From<$ty> for $enum {
+            fn from(e: $ty) -> $enum {
+                $enum::$variant(e)
+            }
+        })*
+    };
+}
+
 pub mod bisect;
 pub mod check;
 pub mod cmd;

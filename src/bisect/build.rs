@@ -193,46 +193,59 @@ impl Builder {
                 }
             }
             BuildSpec::Command { cmd, engine_path } => {
-                let tree = built.tree.clone().expect("made above");
-                let stamp = tree.with_extension("built");
-                let engine = tree.join(engine_path);
-                if !stamp.exists() {
-                    let what = format!("building {short}: {cmd}");
-                    let out = spin(self.verbose, &what, || {
-                        Command::new("sh")
-                            .arg("-c")
-                            .arg(cmd)
-                            .current_dir(&tree)
-                            .output()
-                    })
-                    .map_err(|cause| BuildError::Start {
-                        cmd: cmd.clone(),
-                        cause,
-                    })?;
-                    let text = format!(
-                        "{}{}",
-                        String::from_utf8_lossy(&out.stdout),
-                        String::from_utf8_lossy(&out.stderr)
-                    );
-                    if !out.status.success() {
-                        let why = format!("`{cmd}` failed ({})\n{text}", out.status);
-                        return Err(self.failure(short, cmd, &why));
-                    }
-                    if !engine.exists() {
-                        return Err(BuildError::NoEngine {
-                            cmd: cmd.clone(),
-                            engine_path: engine_path.clone(),
-                        });
-                    }
-                    std::fs::write(&stamp, text).map_err(|cause| BuildError::Write {
-                        path: stamp.clone(),
-                        cause,
-                    })?;
-                }
-                built.engine = Some(engine);
+                let tree = built.tree.as_deref().expect("made above");
+                built.engine = Some(self.run_command(short, cmd, tree, engine_path)?);
             }
         }
         Ok(built)
+    }
+
+    /// `--build CMD` for `short` in its worktree `tree`, once (a stamp beside the tree marks it
+    /// built); returns the engine it left at `engine_path`.
+    fn run_command(
+        &self,
+        short: &str,
+        cmd: &str,
+        tree: &Path,
+        engine_path: &str,
+    ) -> Result<PathBuf, BuildError> {
+        let stamp = tree.with_extension("built");
+        let engine = tree.join(engine_path);
+        if stamp.exists() {
+            return Ok(engine);
+        }
+        let what = format!("building {short}: {cmd}");
+        let out = spin(self.verbose, &what, || {
+            Command::new("sh")
+                .arg("-c")
+                .arg(cmd)
+                .current_dir(tree)
+                .output()
+        })
+        .map_err(|cause| BuildError::Start {
+            cmd: cmd.to_owned(),
+            cause,
+        })?;
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if !out.status.success() {
+            let why = format!("`{cmd}` failed ({})\n{text}", out.status);
+            return Err(self.failure(short, cmd, &why));
+        }
+        if !engine.exists() {
+            return Err(BuildError::NoEngine {
+                cmd: cmd.to_owned(),
+                engine_path: engine_path.to_owned(),
+            });
+        }
+        std::fs::write(&stamp, text).map_err(|cause| BuildError::Write {
+            path: stamp.clone(),
+            cause,
+        })?;
+        Ok(engine)
     }
 
     /// Writes a failed build's output to `build-<short>.log` and returns the reason in one line.

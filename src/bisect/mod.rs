@@ -11,6 +11,7 @@
 //! - [`report`]: the text printed.
 
 pub mod build;
+pub mod error;
 pub mod history;
 pub mod plan;
 pub mod report;
@@ -22,6 +23,7 @@ use crate::plumbing::lock;
 use crate::stats::{Model, Sprt};
 use crate::tournament::cli::MatchArgs;
 use build::{BuildSpec, Builder};
+pub use error::BisectError;
 use history::History;
 use plan::PlanCommit;
 use state::{Settings, SprtSettings, State};
@@ -102,7 +104,11 @@ fn match_words(a: &MatchArgs) -> String {
 }
 
 /// The settings of this bisection, with the error budget fixed from the number of classes.
-fn settings(o: &Options, h: &History, classes: usize) -> anyhow::Result<(Settings, Option<Sprt>)> {
+fn settings(
+    o: &Options,
+    h: &History,
+    classes: usize,
+) -> Result<(Settings, Option<Sprt>), BisectError> {
     let (mode, sprt, words) = match &o.mode {
         Mode::Games {
             args,
@@ -112,7 +118,7 @@ fn settings(o: &Options, h: &History, classes: usize) -> anyhow::Result<(Setting
             max_error,
         } => {
             if !(*max_error > 0.0 && *max_error < 1.0) {
-                anyhow::bail!("--max-error must lie between 0 and 1 (got {max_error})");
+                return Err(BisectError::MaxError { got: *max_error });
             }
             let max_tests = plan::max_tests(classes);
             let per_step = plan::per_step_error(*max_error, max_tests);
@@ -146,7 +152,7 @@ fn settings(o: &Options, h: &History, classes: usize) -> anyhow::Result<(Setting
 }
 
 /// Runs a bisection and returns its exit code (see the `EXIT_` constants; 130 after Ctrl-C).
-pub fn run(o: &Options) -> anyhow::Result<i32> {
+pub fn run(o: &Options) -> Result<i32, BisectError> {
     let h = history::read(&o.repo, &o.good, &o.bad)?;
     let plan_commits: Vec<PlanCommit> = h
         .commits
@@ -155,8 +161,10 @@ pub fn run(o: &Options) -> anyhow::Result<i32> {
         .collect();
     let classes = plan::classes(h.good.bench, &plan_commits, o.bench_skip);
     let (settings, sprt) = settings(o, &h, classes.classes.len())?;
-    std::fs::create_dir_all(&o.dir)
-        .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", o.dir.display()))?;
+    std::fs::create_dir_all(&o.dir).map_err(|source| BisectError::CreateDir {
+        path: o.dir.clone(),
+        source,
+    })?;
     let state_file = o.dir.join("bisect.json");
     let run_lock = lock::acquire(&state_file, &o.command_line)?;
     if let Some(note) = &run_lock.taken_over {
@@ -194,7 +202,6 @@ pub fn run(o: &Options) -> anyhow::Result<i32> {
 }
 
 /// Used by the `bisect` command to find the repository of the current folder.
-pub fn repo_root() -> anyhow::Result<PathBuf> {
-    crate::plumbing::revision::repo_root()
-        .map_err(|e| anyhow::anyhow!("harness bisect runs inside a git repository: {e}"))
+pub fn repo_root() -> Result<PathBuf, BisectError> {
+    crate::plumbing::revision::repo_root().map_err(|source| BisectError::NotInRepo { source })
 }

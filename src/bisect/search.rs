@@ -7,6 +7,7 @@ use super::history::{self, Commit, History};
 use super::plan::{self, Answer, Class, Classes, Next, Verdict};
 use super::state::{State, Step};
 use super::step::{self, StepEnd};
+use super::BisectError;
 use super::{report, Mode, Options};
 use super::{EXIT_AMBIGUOUS, EXIT_CANNOT, EXIT_FOUND, EXIT_NO_REGRESSION, EXIT_UNDECIDED};
 use crate::plumbing::interrupt;
@@ -49,7 +50,7 @@ impl<'a> Bisection<'a> {
         }
     }
 
-    fn record(&mut self, label: &str, step: Step) -> anyhow::Result<()> {
+    fn record(&mut self, label: &str, step: Step) -> Result<(), BisectError> {
         println!("{}", report::step_line(label, &step));
         self.state.steps.push(step);
         self.state.save(&self.state_file)?;
@@ -112,7 +113,7 @@ impl<'a> Bisection<'a> {
     }
 
     /// Runs the search to its end (or to a stop) and returns the exit code.
-    pub(super) fn run(&mut self) -> anyhow::Result<i32> {
+    pub(super) fn run(&mut self) -> Result<i32, BisectError> {
         // A copy of the reference, so that commits borrowed from it outlive `&mut self` calls.
         let h = self.h;
         if let Some(code) = self.prepare_good()? {
@@ -149,35 +150,49 @@ impl<'a> Bisection<'a> {
             let last = c + 1 == self.classes.classes.len();
             let label = self.label(if last { "bad" } else { "" });
             let end = self.test(commit, &built)?;
-            match end {
-                StepEnd::Done(step) => self.record(&label, step)?,
-                StepEnd::Interrupted => {
-                    if let Mode::Games { .. } = self.o.mode {
-                        println!(
-                            "The SPRT of {} stopped; its finished games are kept in {}",
-                            report::named(commit),
-                            self.results_file(commit).display()
-                        );
-                    }
-                    return Ok(self.interrupted());
-                }
-                StepEnd::Undecided { games, llr } => {
-                    println!(
-                        "{label} {}: no decision after {games} games (LLR {llr:.2}); rerun \
-                         with a larger --rounds to continue this SPRT",
-                        report::named(commit)
-                    );
-                    return Ok(EXIT_UNDECIDED);
-                }
-                StepEnd::NoVerdict(why) if last => {
-                    println!("Cannot confirm that bad is weaker: {why}");
-                    return Ok(EXIT_CANNOT);
-                }
-                StepEnd::NoVerdict(why) => {
-                    self.record("[skip]", skip(commit, format!("no verdict: {why}")))?;
-                }
+            if let Some(code) = self.take_end(end, commit, &label, last)? {
+                return Ok(code);
             }
         }
+    }
+
+    /// Records a step's end, or says why the search stops there: `Some(code)` to stop.
+    fn take_end(
+        &mut self,
+        end: StepEnd,
+        commit: &Commit,
+        label: &str,
+        last: bool,
+    ) -> Result<Option<i32>, BisectError> {
+        match end {
+            StepEnd::Done(step) => self.record(label, step)?,
+            StepEnd::Interrupted => {
+                if let Mode::Games { .. } = self.o.mode {
+                    println!(
+                        "The SPRT of {} stopped; its finished games are kept in {}",
+                        report::named(commit),
+                        self.results_file(commit).display()
+                    );
+                }
+                return Ok(Some(self.interrupted()));
+            }
+            StepEnd::Undecided { games, llr } => {
+                println!(
+                    "{label} {}: no decision after {games} games (LLR {llr:.2}); rerun \
+                     with a larger --rounds to continue this SPRT",
+                    report::named(commit)
+                );
+                return Ok(Some(EXIT_UNDECIDED));
+            }
+            StepEnd::NoVerdict(why) if last => {
+                println!("Cannot confirm that bad is weaker: {why}");
+                return Ok(Some(EXIT_CANNOT));
+            }
+            StepEnd::NoVerdict(why) => {
+                self.record("[skip]", skip(commit, format!("no verdict: {why}")))?;
+            }
+        }
+        Ok(None)
     }
 
     /// The results file of the SPRT of `commit`.
@@ -186,7 +201,7 @@ impl<'a> Bisection<'a> {
     }
 
     /// Runs the step of mode for `commit`.
-    fn test(&self, commit: &Commit, built: &Built) -> anyhow::Result<StepEnd> {
+    fn test(&self, commit: &Commit, built: &Built) -> Result<StepEnd, BisectError> {
         match &self.o.mode {
             Mode::Games { args, .. } => {
                 let results = self.results_file(commit);
@@ -225,7 +240,7 @@ impl<'a> Bisection<'a> {
 
     /// Test mode: runs the test on good, which must pass. `Some(code)` when the search cannot
     /// go on.
-    fn prepare_good(&mut self) -> anyhow::Result<Option<i32>> {
+    fn prepare_good(&mut self) -> Result<Option<i32>, BisectError> {
         let good = self.h.good.clone();
         if let Mode::Games { .. } = self.o.mode {
             return Ok(None);

@@ -7,6 +7,7 @@ use super::build::Built;
 use super::history::Commit;
 use super::plan::Verdict;
 use super::state::{Evidence, Step};
+use super::BisectError;
 use crate::plumbing::interrupt;
 use crate::plumbing::progress::spin;
 use crate::stats::{Decision, Sprt};
@@ -55,7 +56,7 @@ pub fn sprt_step(
     commit: &Commit,
     tested: &Built,
     results: &Path,
-) -> anyhow::Result<StepEnd> {
+) -> Result<StepEnd, BisectError> {
     let mut args = args.clone();
     args.engine = EngineGroups(vec![
         engine_words(tested, commit.short()),
@@ -128,7 +129,7 @@ pub fn test_step(
     built: &Built,
     log: &Path,
     verbose: bool,
-) -> anyhow::Result<StepEnd> {
+) -> Result<StepEnd, BisectError> {
     let tree = built.tree.as_ref().expect("a test runs in a worktree");
     let mut c = Command::new("sh");
     c.arg("-c").arg(cmd).current_dir(tree);
@@ -138,8 +139,10 @@ pub fn test_step(
         c.env("BISECT_ENGINE", engine);
     }
     let what = format!("testing {}: {cmd}", commit.short());
-    let out =
-        spin(verbose, &what, || c.output()).map_err(|e| anyhow::anyhow!("sh -c {cmd:?}: {e}"))?;
+    let out = spin(verbose, &what, || c.output()).map_err(|source| BisectError::TestCommand {
+        cmd: cmd.to_string(),
+        source,
+    })?;
     if interrupt::requested() {
         return Ok(StepEnd::Interrupted);
     }
@@ -148,15 +151,16 @@ pub fn test_step(
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    std::fs::write(log, &text).map_err(|e| anyhow::anyhow!("writing {}: {e}", log.display()))?;
+    std::fs::write(log, &text).map_err(|source| BisectError::Log {
+        path: log.to_owned(),
+        source,
+    })?;
     let Some(verdict) = exit_verdict(out.status.code()) else {
-        anyhow::bail!(
-            "the test command ended with {} at {} (output: {}): like `git bisect run`, bisect \
-             stops on an exit code above 127 or a signal",
-            out.status,
-            commit.short(),
-            log.display()
-        );
+        return Err(BisectError::TestStopped {
+            status: out.status.to_string(),
+            commit: commit.short().to_string(),
+            log: log.to_owned(),
+        });
     };
     let last = text
         .lines()

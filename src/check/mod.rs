@@ -2,13 +2,14 @@
 //! tactical baselines, sanity match), each on the suites embedded in the binary, and prints one
 //! table of pass/fail with figures. Each step is a function returning a [`StepOutcome`].
 
+pub mod error;
 pub mod sanity_match;
 pub mod signature;
 pub mod steps;
 pub mod tactics;
 
 use crate::uci::EngineSpec;
-use anyhow::Context;
+pub use error::CheckError;
 use serde::Serialize;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -22,8 +23,8 @@ use std::time::{Duration, Instant};
 /// `sable::uci::Uci::new().run()`, the very library entry point that `engine/src/main.rs` runs
 /// for the `sable` binary, compiled from the same tree as the rest of the gate; the two
 /// binaries differ only in their `main`, which the gate does not test.
-pub fn sable_engine_spec(name: &str) -> anyhow::Result<EngineSpec> {
-    let exe = std::env::current_exe()?;
+pub fn sable_engine_spec(name: &str) -> Result<EngineSpec, CheckError> {
+    let exe = std::env::current_exe().map_err(CheckError::CurrentExe)?;
     let mut spec = EngineSpec::new(exe.to_string_lossy());
     spec.args = vec!["engine".into()];
     spec.name = Some(name.into());
@@ -60,11 +61,11 @@ pub struct StepOutcome {
 
 impl StepOutcome {
     /// A step that could not run at all (its error becomes the summary): counts as a failure.
-    pub fn error(name: &str, err: &anyhow::Error) -> StepOutcome {
+    pub fn error(name: &str, err: &CheckError) -> StepOutcome {
         StepOutcome {
             name: name.to_string(),
             passed: false,
-            summary: format!("error: {err:#}"),
+            summary: format!("error: {}", error::with_causes(err)),
             details: Vec::new(),
             seconds: 0.0,
         }
@@ -83,7 +84,7 @@ pub struct Verdict {
 }
 
 /// Runs one step body, timing it and turning an error into a failed outcome.
-pub fn run_step(name: &str, body: impl FnOnce() -> anyhow::Result<Verdict>) -> StepOutcome {
+pub fn run_step(name: &str, body: impl FnOnce() -> Result<Verdict, CheckError>) -> StepOutcome {
     eprintln!("check: {name} ...");
     let start = Instant::now();
     let mut outcome = match body() {
@@ -106,11 +107,15 @@ pub fn write_json_report(
     path: &Path,
     profile: Profile,
     outcomes: &[StepOutcome],
-) -> anyhow::Result<()> {
+) -> Result<(), CheckError> {
     let report = serde_json::json!({ "profile": profile, "steps": outcomes,
         "passed": outcomes.iter().all(|o| o.passed) });
-    std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")
-        .with_context(|| format!("cannot write JSON report to {}", path.display()))
+    std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n").map_err(|source| {
+        CheckError::Report {
+            path: path.to_owned(),
+            source,
+        }
+    })
 }
 
 /// Formats the final table: one row per step, then the details of failed steps.
@@ -175,7 +180,7 @@ mod tests {
                 details: vec![],
             })
         });
-        (ok, run_step("bench", || anyhow::bail!("no signature")))
+        (ok, run_step("bench", || Err(CheckError::NoSignature)))
     }
 
     #[test]
@@ -191,7 +196,7 @@ mod tests {
         let table = render_table(&[ok, bad, failing], false);
         assert!(table.contains("perft  PASS"), "{table}");
         assert!(
-            table.contains("bench  FAIL") && table.contains("error: no signature"),
+            table.contains("bench  FAIL") && table.contains("error: no bench signature"),
             "{table}"
         );
         assert!(table.contains("match:\n  game 3: crash"), "{table}");
@@ -217,10 +222,18 @@ mod tests {
         assert_eq!(json["profile"], "full");
         assert_eq!(json["passed"], false, "one failed step fails the run");
         assert_eq!(json["steps"][1]["passed"], false);
-        assert_eq!(json["steps"][1]["summary"], "error: no signature");
+        assert_eq!(
+            json["steps"][1]["summary"],
+            "error: no bench signature: suites/bench.txt has no number"
+        );
         let err =
             write_json_report(&dir.join("no/such/dir.json"), Profile::Quick, &[]).unwrap_err();
-        assert!(format!("{err:#}").contains("dir.json"), "{err:#}");
+        let text = error::with_causes(&err);
+        // the file from the error, the system's cause from its source
+        assert!(
+            text.contains("dir.json: ") && text.contains("os error"),
+            "{text}"
+        );
         std::fs::remove_dir_all(&dir).ok();
     }
 

@@ -2,7 +2,7 @@
 //! shipped opening book. It passes only with no crash, no time loss, no illegal move, no
 //! disconnect and no failed start: the faults that cost real matches their results.
 
-use super::{Profile, Verdict};
+use super::{CheckError, Profile, Verdict};
 use crate::game::{Adjudication, DrawRule, Limits, ResignRule, TimeControl};
 use crate::openings::{default_book, DEFAULT_BOOK_PATH};
 use crate::tournament::{run_match, EngineConfig, MatchConfig, MatchOutcome};
@@ -13,7 +13,7 @@ const TC: &str = "2+0.02";
 const MARGIN_MS: u64 = 100;
 
 /// Plays the sanity match; the number of game pairs depends on the profile.
-pub fn run(profile: Profile) -> anyhow::Result<Verdict> {
+pub fn run(profile: Profile) -> Result<Verdict, CheckError> {
     let pairs = match profile {
         Profile::Quick => 3,
         Profile::Standard => 10,
@@ -82,11 +82,11 @@ fn match_verdict(outcome: &MatchOutcome) -> Verdict {
 }
 
 /// A sanity-match participant: sable at the check's time control.
-fn engine(name: &str) -> anyhow::Result<EngineConfig> {
+fn engine(name: &str) -> Result<EngineConfig, CheckError> {
     let spec = super::sable_engine_spec(name)?;
     let tc: TimeControl = TC
         .parse()
-        .map_err(|e| anyhow::anyhow!("bad time control {TC}: {e:?}"))?;
+        .map_err(|source| CheckError::Tc { tc: TC, source })?;
     let limits = Limits {
         tc: Some(tc),
         margin_ms: MARGIN_MS,

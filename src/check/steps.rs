@@ -2,10 +2,11 @@
 //! the same from any directory.
 
 use super::signature;
-use super::{run_step, Profile, StepOutcome, Verdict};
+use super::{run_step, CheckError, Profile, StepOutcome, Verdict};
 use crate::suites::perft::{default_suite, run_with_progress, PerftCase, DEFAULT_MAX_DEPTH};
 use crate::suites::perft960::chess960_suite;
 use crate::suites::perft_referee::{cross_check, random_positions, CrossCheckFailure};
+use crate::suites::SuiteError;
 use std::path::Path;
 
 /// The steps of the gate, in the order they run.
@@ -19,12 +20,16 @@ pub fn run(step: &str, profile: Profile) -> StepOutcome {
         "bench" => run_step(step, bench),
         "tactics" => run_step(step, || super::tactics::run(profile)),
         "match" => run_step(step, || super::sanity_match::run(profile)),
-        other => run_step(other, || anyhow::bail!("unknown step {other}")),
+        other => run_step(other, || {
+            Err(CheckError::UnknownStep {
+                name: other.to_string(),
+            })
+        }),
     }
 }
 
 /// The built-in perft suite to a depth set by the profile.
-fn perft(profile: Profile) -> anyhow::Result<Verdict> {
+fn perft(profile: Profile) -> Result<Verdict, CheckError> {
     let max_depth = match profile {
         Profile::Quick => 4,
         Profile::Standard => DEFAULT_MAX_DEPTH,
@@ -35,10 +40,10 @@ fn perft(profile: Profile) -> anyhow::Result<Verdict> {
 
 /// Compares our perft counts on positions with an independent referee's; returns the positions
 /// where they differ.
-type Referee = dyn Fn(&[String]) -> anyhow::Result<Vec<CrossCheckFailure>>;
+type Referee = dyn Fn(&[String]) -> Result<Vec<CrossCheckFailure>, SuiteError>;
 
 /// The full profile's referee: shakmaty's perft at depths 1-3.
-fn shakmaty_referee(fens: &[String]) -> anyhow::Result<Vec<CrossCheckFailure>> {
+fn shakmaty_referee(fens: &[String]) -> Result<Vec<CrossCheckFailure>, SuiteError> {
     cross_check(fens, 3, &|| {})
 }
 
@@ -49,7 +54,7 @@ fn perft_on(
     max_depth: u32,
     profile: Profile,
     referee: &Referee,
-) -> anyhow::Result<Verdict> {
+) -> Result<Verdict, CheckError> {
     let (passed, mut summary, mut details) = run_perft_suite(cases, max_depth);
     if profile == Profile::Full {
         // The full gate also plays random games out of the suite positions and compares every
@@ -78,7 +83,7 @@ fn perft_on(
 
 /// The built-in Chess960 suite (start positions, castling edge cases, playouts; under a second
 /// at depth 4 on 2 cores).
-fn perft960(profile: Profile) -> anyhow::Result<Verdict> {
+fn perft960(profile: Profile) -> Result<Verdict, CheckError> {
     let max_depth = match profile {
         Profile::Quick => 3,
         Profile::Standard => 4,
@@ -119,10 +124,9 @@ fn run_perft_suite(cases: &[PerftCase], max_depth: u32) -> (bool, String, Vec<St
 const FULL_RANDOM_POSITIONS: usize = 2000;
 
 /// `sable bench` in process: the node count must equal the expected signature.
-fn bench() -> anyhow::Result<Verdict> {
+fn bench() -> Result<Verdict, CheckError> {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let expected = signature::expected(repo)
-        .ok_or_else(|| anyhow::anyhow!("no bench signature: suites/bench.txt has no number"))?;
+    let expected = signature::expected(repo).ok_or(CheckError::NoSignature)?;
     let result = sable::bench::run(sable::bench::DEFAULT_DEPTH, |_, _, _| {});
     Ok(bench_verdict(result.nodes, result.nps(), &expected))
 }

@@ -3,13 +3,13 @@
 //! committed baselines in `suites/baselines/`. Node limits make the runs deterministic, so any
 //! drop is a real change in what the engine finds.
 
-use super::{Profile, Verdict};
+use super::{CheckError, Profile, Verdict};
 use crate::suites::epd_embedded::{run_check_plan, CheckPlan, CHECK_PLANS};
 use crate::suites::epd_report::BaselineDiff;
 use crate::suites::epd_run::Status;
 
 /// Runs every check plan; fails when any suite's solved count fell past its tolerance.
-pub fn run(profile: Profile) -> anyhow::Result<Verdict> {
+pub fn run(profile: Profile) -> Result<Verdict, CheckError> {
     let engine = super::sable_engine_spec("sable")?;
     let mut outcomes = Vec::new();
     for plan in plans_for(profile) {

@@ -127,5 +127,5 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         command_line: std::env::args().collect::<Vec<_>>().join(" "),
     };
     interrupt::install();
-    bisect::run(&options)
+    Ok(bisect::run(&options)?)
 }

@@ -24,10 +24,10 @@ pub fn build(
         if let StoredRun::Legacy(words) = ResultsFile::load(path)?.stored_run(path)? {
             let old = parse(path, &words)?;
             let record = record(old, kind, default_rounds, args.quiet, path)?;
-            return resume_config(record, &args);
+            return Ok(resume_config(record, &args)?);
         }
     }
-    build_config(args, kind, default_rounds)
+    Ok(build_config(args, kind, default_rounds)?)
 }
 
 /// A version 1 file's words, parsed as the command that wrote them parsed them.

@@ -60,7 +60,7 @@ pub fn run_if_staged(now: &Args) -> anyhow::Result<Option<i32>> {
         // report above printed and its results file holds (not the history's point at the
         // decision), so a run has one set of figures.
         let last = summaries(&cfg, &outcome).into_iter().next();
-        Ok(StageResult {
+        Ok::<_, anyhow::Error>(StageResult {
             exit,
             games: outcome.games,
             elo: last.as_ref().map(|p| (p.elo[0], p.elo[1])),

@@ -8,8 +8,9 @@
 use super::legacy_resume;
 use crate::plumbing::output::{self, Policy};
 use crate::tournament::resume::{ResultsFile, StoredRun};
-use crate::tune::adopt::{AdoptError, SprtEvidence};
+use crate::tune::adopt::SprtEvidence;
 use crate::tune::run::{self, parse_init, Adoption, Init, Options};
+use crate::tune::TuneError;
 use anyhow::Context;
 use std::path::{Path, PathBuf};
 
@@ -139,11 +140,11 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     options.adoption = adoption;
     match run::run(&options) {
         Ok(_) => Ok(0),
-        Err(e) if e.downcast_ref::<AdoptError>().is_some() => {
-            eprintln!("not compiled in: {e:#}");
+        Err(TuneError::Adopt(e)) => {
+            eprintln!("not compiled in: {:#}", anyhow::Error::from(e));
             Ok(1)
         }
-        Err(e) => Err(e),
+        Err(e) => Err(e.into()),
     }
 }
 

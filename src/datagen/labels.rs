@@ -4,11 +4,11 @@
 //! `harness label`'s scores from a reference engine ([`label_records`]), written in the input's
 //! order so that an interrupted run goes on after the last whole line.
 
+use super::DatagenError;
 use crate::tablebase::{parse_position, SyzygyRule};
 use crate::tune::dataset::{self, Record};
 use crate::uci::pool::{self, Job, JobError, JobFailure, PoolConfig};
 use crate::uci::{Engine, GoParams, Info, Score};
-use anyhow::Context;
 use std::collections::{BTreeMap, HashSet};
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
@@ -38,7 +38,7 @@ fn hash_key(fen: &str) -> u64 {
 
 impl LabelWriter {
     /// Opens `path` for appending, loading the keys of the positions already there.
-    pub fn open(path: &Path) -> anyhow::Result<LabelWriter> {
+    pub fn open(path: &Path) -> Result<LabelWriter, DatagenError> {
         let mut seen = HashSet::new();
         let mut count = 0;
         if path.exists() {
@@ -48,20 +48,22 @@ impl LabelWriter {
                 seen.insert(hash_key(&r.fen));
             }
             count = old.records.len();
-            let text = std::fs::read(path)?;
+            let text = std::fs::read(path)
+                .map_err(DatagenError::io(format!("reading {}", path.display())))?;
             if text.last().is_some_and(|&b| b != b'\n') {
                 // terminate the partial line so the next record starts on its own line
                 OpenOptions::new()
                     .append(true)
-                    .open(path)?
-                    .write_all(b"\n")?;
+                    .open(path)
+                    .and_then(|mut f| f.write_all(b"\n"))
+                    .map_err(DatagenError::io(format!("writing {}", path.display())))?;
             }
         }
         let file = OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
-            .with_context(|| format!("opening {}", path.display()))?;
+            .map_err(DatagenError::io(format!("opening {}", path.display())))?;
         Ok(LabelWriter {
             out: BufWriter::new(file),
             seen,
@@ -152,7 +154,7 @@ pub fn label_records(
     out: &Path,
     config: &ReferenceLabels,
     on_position: &mut dyn FnMut(),
-) -> anyhow::Result<LabelSummary> {
+) -> Result<LabelSummary, DatagenError> {
     let jobs: Vec<Position> = records
         .iter()
         .enumerate()
@@ -265,7 +267,7 @@ struct OrderedOutput<'a> {
     /// In order, not yet written.
     ready: Vec<Record>,
     /// The first write error (nothing is written after it).
-    error: Option<anyhow::Error>,
+    error: Option<DatagenError>,
 }
 
 impl<'a> OrderedOutput<'a> {
@@ -298,7 +300,7 @@ impl<'a> OrderedOutput<'a> {
     }
 
     /// Writes what is in order and not yet written; the first error, if any.
-    fn finish(mut self) -> anyhow::Result<()> {
+    fn finish(mut self) -> Result<(), DatagenError> {
         self.write();
         match self.error {
             Some(e) => Err(e),
@@ -329,25 +331,29 @@ impl<'a> OrderedOutput<'a> {
             f.flush()
         });
         if let Err(e) = written {
-            self.error = Some(anyhow::Error::new(e).context(format!("writing {}", path.display())));
+            self.error = Some(DatagenError::io(format!("writing {}", path.display()))(e));
         }
     }
 }
 
 /// Positions already in `harness label`'s output file (0 when there is none). A half-written
 /// last line is cut off, so that the run goes on from the last whole position.
-pub fn already_labelled(path: &Path) -> anyhow::Result<usize> {
+pub fn already_labelled(path: &Path) -> Result<usize, DatagenError> {
     if !path.exists() {
         return Ok(0);
     }
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(DatagenError::io(format!("reading {}", path.display())))?;
     let whole = text.rfind('\n').map_or(0, |i| i + 1);
     if whole < text.len() {
         OpenOptions::new()
             .write(true)
-            .open(path)?
-            .set_len(whole as u64)?;
+            .open(path)
+            .and_then(|f| f.set_len(whole as u64))
+            .map_err(DatagenError::io(format!(
+                "cutting the half-written last line of {}",
+                path.display()
+            )))?;
     }
     Ok(text[..whole]
         .lines()

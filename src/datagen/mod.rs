@@ -3,7 +3,10 @@
 //! from PGN games (`harness extract`). The tuner (`crate::tune`) reads them back with
 //! `tune::dataset`.
 
+pub mod error;
 pub mod extract;
 pub mod labels;
 pub mod run;
 pub mod selfplay;
+
+pub use error::DatagenError;

@@ -8,11 +8,11 @@
 use super::extract;
 use super::labels::LabelWriter;
 use super::selfplay::{self, GameOptions};
+use super::DatagenError;
 use crate::game::Variant;
 use crate::openings as book;
 use crate::plumbing::progress::{Describe, Progress};
 use crate::tune::dataset::Record;
-use anyhow::Context;
 use sable::rng::Rng;
 use sable::search::Searcher;
 use shakmaty::Chess;
@@ -69,9 +69,13 @@ impl Describe for Summary {
 }
 
 /// The book's positions (EPD or FEN lines, as a match's `--openings format=epd` reads them).
-pub fn read_book(path: &Path) -> anyhow::Result<Vec<Chess>> {
+pub fn read_book(path: &Path) -> Result<Vec<Chess>, DatagenError> {
     let openings = book::read_epd(path, Variant::Standard)?;
-    anyhow::ensure!(!openings.is_empty(), "{}: no positions", path.display());
+    if openings.is_empty() {
+        return Err(DatagenError::EmptyBook {
+            path: path.to_owned(),
+        });
+    }
     openings
         .iter()
         .map(|o| o.position(Variant::Standard).map_err(Into::into))
@@ -83,7 +87,7 @@ pub fn read_book(path: &Path) -> anyhow::Result<Vec<Chess>> {
 /// `progress` hears the positions in the file and those asked for before the first game (not
 /// at all when the file has enough), then the positions in the file and the run's figures
 /// after each game.
-pub fn run(cfg: &Config, progress: &mut dyn Progress<Summary>) -> anyhow::Result<Summary> {
+pub fn run(cfg: &Config, progress: &mut dyn Progress<Summary>) -> Result<Summary, DatagenError> {
     let mut writer = LabelWriter::open(&cfg.out)?;
     let mut summary = Summary {
         total: writer.count,
@@ -108,7 +112,8 @@ pub fn run(cfg: &Config, progress: &mut dyn Progress<Summary>) -> anyhow::Result
     let (tx, rx) = mpsc::channel();
     let t0 = Instant::now();
     let start_count = writer.count;
-    pool.in_place_scope(|s| -> anyhow::Result<()> {
+    let writing = || DatagenError::io(format!("writing {}", cfg.out.display()));
+    pool.in_place_scope(|s| -> Result<(), DatagenError> {
         for w in 0..threads {
             let tx = tx.clone();
             let stop = &stop;
@@ -120,11 +125,11 @@ pub fn run(cfg: &Config, progress: &mut dyn Progress<Summary>) -> anyhow::Result
         drop(tx);
         for (recs, skipped) in rx.iter() {
             for r in &recs {
-                if !writer.write(r)? {
+                if !writer.write(r).map_err(writing())? {
                     summary.duplicates += 1;
                 }
             }
-            writer.flush()?;
+            writer.flush().map_err(writing())?;
             summary.skipped.add(skipped);
             summary.total = writer.count;
             summary.new = writer.count - start_count;
@@ -183,28 +188,29 @@ pub fn extract_files(
     out: &Path,
     opt: &extract::Options,
     mut each: impl FnMut(&Path, &FileExtract),
-) -> anyhow::Result<(usize, usize)> {
+) -> Result<(usize, usize), DatagenError> {
     let mut w = LabelWriter::open(out)?;
+    let writing = || DatagenError::io(format!("writing {}", out.display()));
     let before = w.count;
     for path in pgns {
-        let file =
-            std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
+        let file = std::fs::File::open(path)
+            .map_err(DatagenError::io(format!("opening {}", path.display())))?;
         let (recs, summary, problems) = extract::from_pgn(std::io::BufReader::new(file), opt)
-            .with_context(|| format!("reading {}", path.display()))?;
+            .map_err(DatagenError::io(format!("reading {}", path.display())))?;
         // A file without a usable game is a mistake (wrong file, truncated download), not a
         // run that found nothing: say so before any of its positions is written.
-        anyhow::ensure!(
-            summary.games > summary.bad_games,
-            "{}: no games to extract positions from ({})",
-            path.display(),
-            match problems.first() {
-                None => "the file holds no game".to_owned(),
-                Some(p) => format!("{} games, all unusable; first: {p}", summary.games),
-            }
-        );
+        if summary.games <= summary.bad_games {
+            return Err(DatagenError::NoGames {
+                path: path.to_owned(),
+                why: match problems.first() {
+                    None => "the file holds no game".to_owned(),
+                    Some(p) => format!("{} games, all unusable; first: {p}", summary.games),
+                },
+            });
+        }
         let mut new = 0;
         for r in &recs {
-            new += usize::from(w.write(r)?);
+            new += usize::from(w.write(r).map_err(writing())?);
         }
         let found = FileExtract {
             summary,
@@ -213,7 +219,7 @@ pub fn extract_files(
         };
         each(path, &found);
     }
-    w.flush()?;
+    w.flush().map_err(writing())?;
     Ok((w.count, w.count - before))
 }
 

@@ -192,18 +192,8 @@ pub fn play_game_counted(
         let Ok(mv) = uci.to_move(&pos) else {
             return Vec::new();
         };
-        match r.score {
-            _ if pos.is_check() => skipped.in_check += 1,
-            _ if mv.is_capture() || mv.is_promotion() => skipped.tactical += 1,
-            sable::search::Score::Cp(cp) => {
-                let fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
-                pending.push(Pending {
-                    fen,
-                    white_score: white_view(cp, pos.turn()),
-                    exact: exact_label(opt.syzygy.as_ref(), &pos),
-                });
-            }
-            _ => skipped.mate += 1,
+        if let Some(p) = keep(&pos, &mv, r.score, opt, skipped) {
+            pending.push(p);
         }
         let (mover, fullmove) = (pos.turn(), pos.fullmoves().get() - first_move + 1);
         board.make(r.best_move);
@@ -218,14 +208,46 @@ pub fn play_game_counted(
             Some(Verdict::Resign(loser)) => break Outcome::win_for(!loser),
         }
     };
-    pending
-        .into_iter()
-        .map(|p| Record {
-            fen: p.fen,
-            result: p.exact.unwrap_or(outcome.white_score()),
-            score: Some(p.white_score),
-        })
-        .collect()
+    let result = outcome.white_score();
+    pending.into_iter().map(|p| p.record(result)).collect()
+}
+
+impl Pending {
+    /// The record of a kept position once the game's `result` is known (the tables' exact
+    /// result where they had one).
+    fn record(self, result: f64) -> Record {
+        Record {
+            fen: self.fen,
+            result: self.exact.unwrap_or(result),
+            score: Some(self.white_score),
+        }
+    }
+}
+
+/// The position before `mv` as a training position with the search's `score`, unless it is
+/// one the tuner should not learn from (in check, a capture or promotion played, a mate
+/// score), which is counted in `skipped` instead.
+fn keep(
+    pos: &Chess,
+    mv: &shakmaty::Move,
+    score: sable::search::Score,
+    opt: &GameOptions,
+    skipped: &mut Skipped,
+) -> Option<Pending> {
+    match score {
+        _ if pos.is_check() => skipped.in_check += 1,
+        _ if mv.is_capture() || mv.is_promotion() => skipped.tactical += 1,
+        sable::search::Score::Cp(cp) => {
+            let fen = Fen::from_position(pos, EnPassantMode::Legal).to_string();
+            return Some(Pending {
+                fen,
+                white_score: white_view(cp, pos.turn()),
+                exact: exact_label(opt.syzygy.as_ref(), pos),
+            });
+        }
+        _ => skipped.mate += 1,
+    }
+    None
 }
 
 #[cfg(test)]

@@ -67,14 +67,7 @@ pub fn plan(a: &FastchessArgs, cpus: usize) -> Result<Plan, PlanError> {
             cpus,
         });
     }
-    // fastchess's defaults: 2 rounds of game pairs; -games above 2 trades places with -rounds.
-    let (mut games, mut rounds) = (a.games.unwrap_or(2), a.rounds.unwrap_or(2));
-    if games > 2 {
-        (games, rounds) = (rounds, games);
-        if games > 2 {
-            return Err(PlanError::Games(rounds));
-        }
-    }
+    let (games, rounds) = games_and_rounds(a)?;
     let mut w = Words::default();
     for engine in &a.engines {
         w.list("--engine", engine);
@@ -90,6 +83,39 @@ pub fn plan(a: &FastchessArgs, cpus: usize) -> Result<Plan, PlanError> {
     w.one("--concurrency", concurrency);
     w.one("--rounds", rounds);
     w.one("--games", games);
+    rules(&mut w, a);
+    tablebases(&mut w, a);
+    pgn(&mut w, a);
+    reports(&mut w, a, games);
+    sprt(&mut w, a);
+    let results = a.config.as_ref().and_then(|c| c.outname.clone());
+    if let Some(path) = &results {
+        w.one("--results", path.display());
+    }
+    Ok(Plan {
+        words: w.0,
+        sprt: a.sprt.is_some(),
+        results,
+        resume,
+    })
+}
+
+/// Games per round and rounds: fastchess's defaults are 2 rounds of game pairs, and `-games`
+/// above 2 trades places with `-rounds`.
+fn games_and_rounds(a: &FastchessArgs) -> Result<(u32, u32), PlanError> {
+    let (mut games, mut rounds) = (a.games.unwrap_or(2), a.rounds.unwrap_or(2));
+    if games > 2 {
+        (games, rounds) = (rounds, games);
+        if games > 2 {
+            return Err(PlanError::Games(rounds));
+        }
+    }
+    Ok((games, rounds))
+}
+
+/// How games are played and ended: recovery, fault rules, affinity, variant, pairing,
+/// adjudication.
+fn rules(w: &mut Words, a: &FastchessArgs) {
     w.flag("--recover", a.recover);
     // fastchess plays every game whatever an engine's faults; OpenBench's client and server
     // count them (crashes, time losses, illegal moves) and judge for themselves.
@@ -109,8 +135,10 @@ pub fn plan(a: &FastchessArgs, cpus: usize) -> Result<Plan, PlanError> {
     if let Some(n) = a.maxmoves {
         w.one("--maxmoves", n);
     }
-    tablebases(&mut w, a);
-    pgn(&mut w, a);
+}
+
+/// The log, the interim reports, the event's name and the engines' start-up limits.
+fn reports(w: &mut Words, a: &FastchessArgs, games: u32) {
     if let Some(log) = &a.log {
         w.one("--log", log.display());
     }
@@ -129,6 +157,10 @@ pub fn plan(a: &FastchessArgs, cpus: usize) -> Result<Plan, PlanError> {
     if let Some(ms) = a.ping_ms {
         w.one("--ping-ms", ms);
     }
+}
+
+/// The SPRT's bounds and model, when there is one.
+fn sprt(w: &mut Words, a: &FastchessArgs) {
     if let Some(s) = &a.sprt {
         w.one("--elo0", s.elo0);
         w.one("--elo1", s.elo1);
@@ -139,16 +171,6 @@ pub fn plan(a: &FastchessArgs, cpus: usize) -> Result<Plan, PlanError> {
             if s.logistic { "logistic" } else { "normalized" },
         );
     }
-    let results = a.config.as_ref().and_then(|c| c.outname.clone());
-    if let Some(path) = &results {
-        w.one("--results", path.display());
-    }
-    Ok(Plan {
-        words: w.0,
-        sprt: a.sprt.is_some(),
-        results,
-        resume,
-    })
 }
 
 /// The harness's `--openings` words: fastchess reads a book in order unless told otherwise.

@@ -8,7 +8,6 @@ use super::pgn_text::{start_of, wrap};
 use super::record::{GameRecord, Outcome, Termination};
 use super::variant::Variant;
 use crate::report::dates::pgn_time;
-use anyhow::Context;
 use pgn_reader::{RawComment, RawTag, SanPlus, Visitor};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
@@ -308,9 +307,33 @@ impl<R: Read> PgnReader<R> {
 
 impl PgnReader<BufReader<File>> {
     /// Games from the file at `path`; the error names it.
-    pub fn open(path: &Path) -> anyhow::Result<PgnReader<BufReader<File>>> {
-        let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    pub fn open(path: &Path) -> Result<PgnReader<BufReader<File>>, PgnOpenError> {
+        let file = File::open(path).map_err(|source| PgnOpenError {
+            path: path.to_owned(),
+            source,
+        })?;
         Ok(PgnReader::new(BufReader::new(file)))
+    }
+}
+
+/// A PGN file that cannot be opened: its path, and the system's error as the source.
+#[derive(Debug)]
+pub struct PgnOpenError {
+    /// The file.
+    pub path: std::path::PathBuf,
+    /// The system's error.
+    pub source: std::io::Error,
+}
+
+impl std::fmt::Display for PgnOpenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot read {}", self.path.display())
+    }
+}
+
+impl std::error::Error for PgnOpenError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
     }
 }
 

@@ -5,7 +5,6 @@
 use crate::game::variant::start_fen;
 use crate::game::Variant;
 use crate::uci::{Engine, EngineSpec, GoParams, Score, StartError, UciError};
-use anyhow::Context;
 use sable::rng::Rng;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
@@ -53,11 +52,13 @@ pub struct GeneratedBook {
 
 impl GeneratedBook {
     /// Writes the book to `path`, one EPD line per opening.
-    pub fn write(&self, path: &Path) -> anyhow::Result<()> {
-        let mut f = std::fs::File::create(path)
-            .with_context(|| format!("cannot create {}", path.display()))?;
-        writeln!(f, "{}", self.lines.join("\n"))
-            .with_context(|| format!("cannot write {}", path.display()))
+    pub fn write(&self, path: &Path) -> Result<(), GenerateError> {
+        let err = |what: &str| {
+            let context = format!("{what} {}", path.display());
+            move |source| GenerateError::Write { context, source }
+        };
+        let mut f = std::fs::File::create(path).map_err(err("cannot create"))?;
+        writeln!(f, "{}", self.lines.join("\n")).map_err(err("cannot write"))
     }
 }
 
@@ -80,6 +81,13 @@ pub enum GenerateError {
         /// Openings tried.
         tries: usize,
     },
+    /// The book file could not be written.
+    Write {
+        /// What was done, and the file.
+        context: String,
+        /// The system's error.
+        source: std::io::Error,
+    },
 }
 
 impl fmt::Display for GenerateError {
@@ -94,11 +102,20 @@ impl fmt::Display for GenerateError {
                 "only {kept} balanced openings after {tries} tries: raise --max-cp or lower \
                  --plies"
             ),
+            GenerateError::Write { context, .. } => write!(f, "{context}"),
         }
     }
 }
 
-impl std::error::Error for GenerateError {}
+impl std::error::Error for GenerateError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        // The engine's errors are in the message already.
+        match self {
+            GenerateError::Write { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
 
 /// The judging engine's spec for `variant`: Chess960 openings need `UCI_Chess960` on.
 pub fn judging_spec(judge: &EngineSpec, variant: Variant) -> EngineSpec {

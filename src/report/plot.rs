@@ -3,7 +3,7 @@
 //!
 //! ```no_run
 //! use sable_harness::report::plot::LineChart;
-//! # fn main() -> anyhow::Result<()> {
+//! # fn main() -> Result<(), sable_harness::report::plot::ChartError> {
 //! let chart = LineChart::new("Loss", "epoch", "MSE")
 //!     .series("train", vec![(0.0, 0.10), (1.0, 0.08)])
 //!     .ref_line(0.09, "baseline");
@@ -14,8 +14,6 @@
 
 use std::fmt::Write as _;
 use std::path::Path;
-
-use anyhow::Context as _;
 
 /// Colours given to series (and bands) in order.
 const PALETTE: [&str; 6] = [
@@ -126,7 +124,7 @@ impl LineChart {
     }
 
     /// Writes the chart as an SVG file.
-    pub fn write(&self, path: impl AsRef<Path>) -> anyhow::Result<()> {
+    pub fn write(&self, path: impl AsRef<Path>) -> Result<(), ChartError> {
         write_svg(std::slice::from_ref(self), path)
     }
 
@@ -304,10 +302,33 @@ pub fn stack_svg(charts: &[LineChart]) -> String {
 }
 
 /// Writes charts stacked vertically into one SVG file.
-pub fn write_svg(charts: &[LineChart], path: impl AsRef<Path>) -> anyhow::Result<()> {
+pub fn write_svg(charts: &[LineChart], path: impl AsRef<Path>) -> Result<(), ChartError> {
     let path = path.as_ref();
-    std::fs::write(path, stack_svg(charts))
-        .with_context(|| format!("cannot write chart {}", path.display()))
+    std::fs::write(path, stack_svg(charts)).map_err(|source| ChartError {
+        path: path.to_owned(),
+        source,
+    })
+}
+
+/// A chart that could not be written: the file, and the system's error as the source.
+#[derive(Debug)]
+pub struct ChartError {
+    /// The SVG file.
+    pub path: std::path::PathBuf,
+    /// The system's error.
+    pub source: std::io::Error,
+}
+
+impl std::fmt::Display for ChartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot write chart {}", self.path.display())
+    }
+}
+
+impl std::error::Error for ChartError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
 }
 
 /// Draws a band as a closed, translucent polygon (upper edge forward, lower edge back).

@@ -1,15 +1,15 @@
 //! Tuned values back into the engine's source: `harness spsa --emit-rust` rewrites the defaults
 //! of its `search_params!` table.
 
+use super::SpsaError;
 use super::{format_value, Param};
-use anyhow::{bail, Context};
 use std::path::Path;
 
 /// Rewrites the defaults in a `search_params!` table: each line `func: "Name" = D in ...` of a
 /// tuned parameter gets the tuned value (rounded), everything else stays as it is.
-pub fn write_rust_defaults(path: &Path, params: &[Param]) -> anyhow::Result<()> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+pub fn write_rust_defaults(path: &Path, params: &[Param]) -> Result<(), SpsaError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(SpsaError::io(format!("cannot read {}", path.display())))?;
     let mut out = String::with_capacity(text.len());
     let mut found = 0;
     for line in text.split_inclusive('\n') {
@@ -30,11 +30,11 @@ pub fn write_rust_defaults(path: &Path, params: &[Param]) -> anyhow::Result<()> 
         out.push_str(replaced.as_deref().unwrap_or(line));
     }
     if found != params.len() {
-        bail!(
-            "{}: found {found} of the {} parameters as `\"Name\" = value in ...` lines",
-            path.display(),
-            params.len()
-        );
+        return Err(SpsaError::ParamsNotFound {
+            path: path.to_owned(),
+            found,
+            params: params.len(),
+        });
     }
     Ok(crate::plumbing::atomic::write(path, out)?)
 }

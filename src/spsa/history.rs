@@ -2,7 +2,7 @@
 //! every parameter's value after the update): the run's output and its resume file.
 
 use super::Param;
-use anyhow::{bail, Context};
+use super::SpsaError;
 use std::io::Write;
 use std::path::Path;
 
@@ -13,13 +13,13 @@ fn header(params: &[Param]) -> String {
 }
 
 /// Starts a run's file: the header only.
-pub fn create(path: &Path, params: &[Param]) -> anyhow::Result<()> {
+pub fn create(path: &Path, params: &[Param]) -> Result<(), SpsaError> {
     std::fs::write(path, format!("{}\n", header(params)))
-        .with_context(|| format!("cannot write {}", path.display()))
+        .map_err(SpsaError::io(format!("cannot write {}", path.display())))
 }
 
 /// Appends iteration `k`: its wins, losses and draws, and the values after its update.
-pub fn append_row(path: &Path, k: u32, wld: [u64; 3], params: &[Param]) -> anyhow::Result<()> {
+pub fn append_row(path: &Path, k: u32, wld: [u64; 3], params: &[Param]) -> Result<(), SpsaError> {
     let values: Vec<String> = params.iter().map(|p| format!("{:.6}", p.value)).collect();
     let line = format!(
         "{k},{},{},{},{}\n",
@@ -31,24 +31,24 @@ pub fn append_row(path: &Path, k: u32, wld: [u64; 3], params: &[Param]) -> anyho
     let mut f = std::fs::OpenOptions::new()
         .append(true)
         .open(path)
-        .with_context(|| format!("cannot open {}", path.display()))?;
+        .map_err(SpsaError::io(format!("cannot open {}", path.display())))?;
     f.write_all(line.as_bytes())
         .and_then(|_| f.flush())
-        .with_context(|| format!("writing {}", path.display()))
+        .map_err(SpsaError::io(format!("writing {}", path.display())))
 }
 
 /// Reads a run's CSV: the values after its last complete row, and that row's iteration. A row
 /// cut short by a kill is ignored (that iteration is played again).
-pub fn resume(path: &Path, params: &mut [Param]) -> anyhow::Result<u32> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+pub fn resume(path: &Path, params: &mut [Param]) -> Result<u32, SpsaError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(SpsaError::io(format!("cannot read {}", path.display())))?;
     let mut lines = text.lines();
     let want = header(params);
     if lines.next() != Some(want.as_str()) {
-        bail!(
-            "{}: recorded for other parameters (its header is not `{want}`)",
-            path.display()
-        );
+        return Err(SpsaError::OtherParameters {
+            path: path.to_owned(),
+            header: want,
+        });
     }
     let rows = text.lines().count() - 1;
     let mut done = 0;
@@ -68,7 +68,13 @@ pub fn resume(path: &Path, params: &mut [Param]) -> anyhow::Result<u32> {
                 done = k;
             }
             _ if !complete => break,
-            _ => bail!("{}:{}: not an SPSA row: `{line}`", path.display(), i + 2),
+            _ => {
+                return Err(SpsaError::BadRow {
+                    path: path.to_owned(),
+                    line: i + 2,
+                    text: line.to_string(),
+                })
+            }
         }
     }
     Ok(done)

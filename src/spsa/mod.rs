@@ -12,12 +12,13 @@
 //! updated by `theta += r_k c_k (wins - losses) flip`, clipped to its range.
 
 pub mod defaults;
+pub mod error;
 pub mod history;
 pub mod run;
 
 use crate::game::Opening;
 use crate::uci::EngineSpec;
-use anyhow::{bail, Context};
+pub use error::SpsaError;
 use sable::rng::Rng;
 use std::fmt;
 
@@ -64,49 +65,12 @@ pub fn parse_input(text: &str) -> Result<Vec<Param>, InputError> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let err = |cause: String| InputError { line: i + 1, cause };
-        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
-        if fields.len() != 7 {
-            return Err(err(format!(
-                "expected `Name, int|float, value, min, max, c_end, r_end`, got {} fields",
-                fields.len()
-            )));
-        }
-        let num = |k: usize, what: &str| -> Result<f64, InputError> {
-            fields[k]
-                .parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite())
-                .ok_or_else(|| err(format!("{what} `{}` is not a number", fields[k])))
-        };
-        let is_float = match fields[1] {
-            "int" => false,
-            "float" => true,
-            other => return Err(err(format!("type `{other}` is neither int nor float"))),
-        };
-        let p = Param {
-            name: fields[0].to_owned(),
-            is_float,
-            value: num(2, "value")?,
-            min: num(3, "min")?,
-            max: num(4, "max")?,
-            c_end: num(5, "c_end")?,
-            r_end: num(6, "r_end")?,
-        };
-        if p.name.is_empty() || p.name.contains(char::is_whitespace) {
-            return Err(err(format!("bad name `{}`", p.name)));
-        }
-        if !(p.min <= p.value && p.value <= p.max) {
-            return Err(err(format!("{}: needs min <= value <= max", p.name)));
-        }
-        if p.r_end <= 0.0 || (p.is_float && p.c_end <= 0.0) || p.c_end < 0.0 {
-            return Err(err(format!(
-                "{}: needs r_end > 0 and c_end > 0 (c_end >= 0 for ints)",
-                p.name
-            )));
-        }
+        let p = parse_param(line, i + 1)?;
         if params.iter().any(|q| q.name.eq_ignore_ascii_case(&p.name)) {
-            return Err(err(format!("{} appears twice", p.name)));
+            return Err(InputError {
+                line: i + 1,
+                cause: format!("{} appears twice", p.name),
+            });
         }
         params.push(p);
     }
@@ -117,6 +81,55 @@ pub fn parse_input(text: &str) -> Result<Vec<Param>, InputError> {
         });
     }
     Ok(params)
+}
+
+/// Line `number` (from 1) of the input as a parameter, with its checks.
+fn parse_param(line: &str, number: usize) -> Result<Param, InputError> {
+    let err = |cause: String| InputError {
+        line: number,
+        cause,
+    };
+    let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+    if fields.len() != 7 {
+        return Err(err(format!(
+            "expected `Name, int|float, value, min, max, c_end, r_end`, got {} fields",
+            fields.len()
+        )));
+    }
+    let num = |k: usize, what: &str| -> Result<f64, InputError> {
+        fields[k]
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .ok_or_else(|| err(format!("{what} `{}` is not a number", fields[k])))
+    };
+    let is_float = match fields[1] {
+        "int" => false,
+        "float" => true,
+        other => return Err(err(format!("type `{other}` is neither int nor float"))),
+    };
+    let p = Param {
+        name: fields[0].to_owned(),
+        is_float,
+        value: num(2, "value")?,
+        min: num(3, "min")?,
+        max: num(4, "max")?,
+        c_end: num(5, "c_end")?,
+        r_end: num(6, "r_end")?,
+    };
+    if p.name.is_empty() || p.name.contains(char::is_whitespace) {
+        return Err(err(format!("bad name `{}`", p.name)));
+    }
+    if !(p.min <= p.value && p.value <= p.max) {
+        return Err(err(format!("{}: needs min <= value <= max", p.name)));
+    }
+    if p.r_end <= 0.0 || (p.is_float && p.c_end <= 0.0) || p.c_end < 0.0 {
+        return Err(err(format!(
+            "{}: needs r_end > 0 and c_end > 0 (c_end >= 0 for ints)",
+            p.name
+        )));
+    }
+    Ok(p)
 }
 
 /// OpenBench's schedule constants.
@@ -214,22 +227,23 @@ pub fn format_value(p: &Param, v: f64) -> String {
 }
 
 /// The SPSA input the engine prints with `spsa` (a tuning build of sable does).
-pub fn params_from_engine(engine: &EngineSpec) -> anyhow::Result<Vec<Param>> {
+pub fn params_from_engine(engine: &EngineSpec) -> Result<Vec<Param>, SpsaError> {
     let out = std::process::Command::new(&engine.cmd)
         .args(&engine.args)
         .arg("spsa")
         .output()
-        .with_context(|| format!("cannot run `{} spsa`", engine.cmd))?;
+        .map_err(SpsaError::io(format!("cannot run `{} spsa`", engine.cmd)))?;
     let text = String::from_utf8_lossy(&out.stdout);
     if !out.status.success() || text.trim().is_empty() {
-        bail!(
-            "`{} spsa` listed no parameters ({}); build the tuning build (`make -C engine \
-             EXE=sable-tune TUNE=1`) or give --params FILE",
-            engine.cmd,
-            String::from_utf8_lossy(&out.stderr).trim()
-        );
+        return Err(SpsaError::NoParams {
+            cmd: engine.cmd.clone(),
+            stderr: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        });
     }
-    parse_input(&text).map_err(|e| anyhow::anyhow!("`{} spsa`: {e}", engine.cmd))
+    parse_input(&text).map_err(|source| SpsaError::EngineInput {
+        cmd: engine.cmd.clone(),
+        source,
+    })
 }
 
 /// The `pairs` openings of iteration `k` (from 1): the book read on from where the last

@@ -5,6 +5,7 @@
 //! `harness spsa` parses its command line into a [`Config`] and calls [`run`].
 
 use super::defaults::write_rust_defaults;
+use super::SpsaError;
 use super::{
     format_value, history, iteration_openings, params_from_engine, perturb, update, Param,
     Perturbation, Schedule,
@@ -17,7 +18,6 @@ use crate::tournament::config::Stop;
 use crate::tournament::preflight::missing_program;
 use crate::tournament::revision::resolve_engine_revision;
 use crate::tournament::{run_match, EngineConfig, MatchConfig};
-use anyhow::bail;
 use std::path::{Path, PathBuf};
 
 /// One SPSA run, its inputs read and checked.
@@ -100,7 +100,7 @@ impl Describe for [Param] {
 }
 
 /// Runs (or resumes) the tuner.
-pub fn run(cfg: &Config, progress: &mut dyn Progress<[Param]>) -> anyhow::Result<Outcome> {
+pub fn run(cfg: &Config, progress: &mut dyn Progress<[Param]>) -> Result<Outcome, SpsaError> {
     check_counts(cfg.iterations, cfg.pairs_per)?;
     let mut engine = cfg.engine.clone();
     resolve_engine_revision(&mut engine, cfg.verbose)?;
@@ -140,24 +140,22 @@ pub fn run(cfg: &Config, progress: &mut dyn Progress<[Param]>) -> anyhow::Result
 }
 
 /// A run plays at least one iteration of at least one pair (checked before anything slow).
-pub fn check_counts(iterations: u32, pairs_per: u32) -> anyhow::Result<()> {
+pub fn check_counts(iterations: u32, pairs_per: u32) -> Result<(), SpsaError> {
     if iterations == 0 || pairs_per == 0 {
-        bail!("--iterations and --pairs-per must be at least 1");
+        return Err(SpsaError::Counts);
     }
     Ok(())
 }
 
 /// Resumes the CSV (the iterations it records) or starts it; a run is never overwritten.
-fn open_history(out: &Path, resume: bool, params: &mut [Param]) -> anyhow::Result<u32> {
+fn open_history(out: &Path, resume: bool, params: &mut [Param]) -> Result<u32, SpsaError> {
     if resume {
         return history::resume(out, params);
     }
     if out.exists() {
-        bail!(
-            "{} already holds an SPSA run; it is never overwritten. Continue it with the same \
-             command and --resume, or choose another file with --out",
-            out.display()
-        );
+        return Err(SpsaError::RunExists {
+            path: out.to_owned(),
+        });
     }
     history::create(out, params)?;
     Ok(0)
@@ -170,7 +168,7 @@ fn iterate(
     done: u32,
     outcome: &mut Outcome,
     progress: &mut dyn Progress<[Param]>,
-) -> anyhow::Result<Option<Ended>> {
+) -> Result<Option<Ended>, SpsaError> {
     let schedule = Schedule::new(cfg.iterations);
     for k in done + 1..=cfg.iterations {
         let d = perturb(&outcome.params, &schedule, cfg.seed, k);
@@ -228,7 +226,7 @@ fn iteration_match(
 
 /// Draws every parameter's path beside the CSV (or at `--plot`) and writes the Rust defaults
 /// when asked.
-fn finish(cfg: &Config, outcome: &mut Outcome) -> anyhow::Result<()> {
+fn finish(cfg: &Config, outcome: &mut Outcome) -> Result<(), SpsaError> {
     let params = &outcome.params;
     let paths = history::read_paths(&outcome.out, params.len());
     if !paths.is_empty() {
@@ -260,7 +258,7 @@ fn finish(cfg: &Config, outcome: &mut Outcome) -> anyhow::Result<()> {
 /// The run's CSV: `out`, else the default name (kind, engine, date). With `resume` and no
 /// `out`, the newest default-named run of this engine here (a run started yesterday resumes
 /// today); without `resume`, a default name already taken is numbered.
-pub fn out_file(out: Option<&Path>, resume: bool, engine: &str) -> anyhow::Result<PathBuf> {
+pub fn out_file(out: Option<&Path>, resume: bool, engine: &str) -> Result<PathBuf, SpsaError> {
     if let Some(out) = out {
         return Ok(out.to_owned());
     }
@@ -294,9 +292,10 @@ pub fn out_file(out: Option<&Path>, resume: bool, engine: &str) -> anyhow::Resul
             );
             Ok(path)
         }
-        None => bail!(
-            "--resume: no SPSA run of {engine} here ({prefix}*.csv); give its file with --out FILE"
-        ),
+        None => Err(SpsaError::NothingToResume {
+            engine: engine.to_string(),
+            prefix: prefix.to_string(),
+        }),
     }
 }
 

@@ -54,7 +54,7 @@ pub fn sprt_chart(
     sprt: &Sprt,
     title: &str,
     path: impl AsRef<Path>,
-) -> anyhow::Result<()> {
+) -> Result<(), crate::report::plot::ChartError> {
     write_svg(&sprt_charts(history, sprt, title), path)
 }
 

@@ -64,6 +64,41 @@ fn elo_of_match(tracker: &PairTracker, paired: bool) -> EloReport {
     }
 }
 
+impl InterimReport<'_> {
+    /// The games and points, and in paired mode the pentanomial counts.
+    fn fmt_counts(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let t = self.tracker.trinomial();
+        let games = t.games();
+        let percent = if games > 0 {
+            100.0 * t.points() / games as f64
+        } else {
+            0.0
+        };
+        writeln!(
+            f,
+            "Games: {games}, Wins: {}, Losses: {}, Draws: {}, Points: {:.1} ({percent:.2} %)",
+            t.wins,
+            t.losses,
+            t.draws,
+            t.points()
+        )?;
+        if self.paired {
+            let p = self.tracker.pentanomial().0;
+            writeln!(
+                f,
+                "Ptnml(0-2): [{}, {}, {}, {}, {}], WL/DD Ratio: {:.2}",
+                p[0],
+                p[1],
+                p[2],
+                p[3],
+                p[4],
+                self.tracker.wl_dd_ratio()
+            )?;
+        }
+        Ok(())
+    }
+}
+
 impl fmt::Display for InterimReport<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let t = self.tracker.trinomial();
@@ -100,33 +135,7 @@ impl fmt::Display for InterimReport<'_> {
             )?;
         }
         writeln!(f)?;
-        let games = t.games();
-        let percent = if games > 0 {
-            100.0 * t.points() / games as f64
-        } else {
-            0.0
-        };
-        writeln!(
-            f,
-            "Games: {games}, Wins: {}, Losses: {}, Draws: {}, Points: {:.1} ({percent:.2} %)",
-            t.wins,
-            t.losses,
-            t.draws,
-            t.points()
-        )?;
-        if self.paired {
-            let p = self.tracker.pentanomial().0;
-            writeln!(
-                f,
-                "Ptnml(0-2): [{}, {}, {}, {}, {}], WL/DD Ratio: {:.2}",
-                p[0],
-                p[1],
-                p[2],
-                p[3],
-                p[4],
-                self.tracker.wl_dd_ratio()
-            )?;
-        }
+        self.fmt_counts(f)?;
         if let (Some(sprt), Some(llr)) = (self.sprt, self.llr()) {
             writeln!(
                 f,

@@ -11,6 +11,7 @@
 pub mod chart;
 pub mod counts;
 pub mod elo;
+pub mod error;
 pub mod eta;
 pub mod interim;
 mod pdf;

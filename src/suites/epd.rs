@@ -5,7 +5,7 @@
 //! space before a check sign and unquoted ids. Unknown opcodes are kept, never errors. Moves are
 //! checked against the position with shakmaty, so a suite that parses has only legal moves.
 
-use std::fmt;
+use super::error::SuiteError;
 use std::path::Path;
 
 use shakmaty::fen::Fen;
@@ -13,39 +13,7 @@ use shakmaty::san::{San, SanPlus};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, PositionError};
 
-pub use super::epd_error::{EpdCause, MoveError, OpError};
-
-/// Where an EPD line came from, for error messages and reports.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LineRef {
-    /// The file name (or the suite name for embedded suites).
-    pub file: String,
-    /// One-based line number.
-    pub line: usize,
-}
-
-impl fmt::Display for LineRef {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.file, self.line)
-    }
-}
-
-/// A malformed EPD line: file, line and cause.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EpdError {
-    /// Where the bad line is.
-    pub at: LineRef,
-    /// What is wrong with it (displayed in plain words).
-    pub cause: EpdCause,
-}
-
-impl fmt::Display for EpdError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.at, self.cause)
-    }
-}
-
-impl std::error::Error for EpdError {}
+pub use super::epd_error::{EpdCause, EpdError, LineRef, MoveError, OpError};
 
 /// One operation as written: opcode and its operands (quotes removed).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -145,9 +113,9 @@ pub struct Suite {
 
 /// Reads a suite from a file; `skip_bad` skips malformed lines (counted in `Suite::skipped`)
 /// instead of failing on the first one.
-pub fn read_suite(path: &Path, skip_bad: bool) -> anyhow::Result<Suite> {
+pub fn read_suite(path: &Path, skip_bad: bool) -> Result<Suite, SuiteError> {
     let bytes =
-        std::fs::read(path).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+        std::fs::read(path).map_err(SuiteError::io(format!("cannot read {}", path.display())))?;
     let name = path.file_stem().map_or_else(
         || path.display().to_string(),
         |s| s.to_string_lossy().into_owned(),

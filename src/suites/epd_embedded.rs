@@ -4,6 +4,7 @@
 use super::epd::{parse_suite, Suite};
 use super::epd_report::{compare_baseline, csv_rows, parse_csv, BaselineDiff, CsvRow};
 use super::epd_run::{run_epd, EpdConfig, EpdReport, Limit};
+use super::error::SuiteError;
 
 /// A suite shipped inside the binary.
 #[derive(Clone, Copy, Debug)]
@@ -31,11 +32,13 @@ pub const EMBEDDED: &[EmbeddedSuite] = &[
 ];
 
 /// Parses a shipped suite by name (`mates` or `tactics`).
-pub fn embedded_suite(name: &str) -> anyhow::Result<Suite> {
+pub fn embedded_suite(name: &str) -> Result<Suite, SuiteError> {
     let e = EMBEDDED
         .iter()
         .find(|e| e.name == name)
-        .ok_or_else(|| anyhow::anyhow!("no embedded suite named '{name}'"))?;
+        .ok_or_else(|| SuiteError::UnknownSuite {
+            name: name.to_string(),
+        })?;
     Ok(parse_suite(e.name, e.path, e.text, false)?)
 }
 
@@ -82,11 +85,14 @@ pub const CHECK_PLANS: &[CheckPlan] = &[
 ];
 
 /// Parses a compiled-in baseline by file stem, e.g. `sable-tactics`.
-pub fn embedded_baseline(name: &str) -> anyhow::Result<Vec<CsvRow>> {
-    let (_, text) = BASELINES
-        .iter()
-        .find(|(n, _)| *n == name)
-        .ok_or_else(|| anyhow::anyhow!("no embedded baseline named '{name}'"))?;
+pub fn embedded_baseline(name: &str) -> Result<Vec<CsvRow>, SuiteError> {
+    let (_, text) =
+        BASELINES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .ok_or_else(|| SuiteError::UnknownBaseline {
+                name: name.to_string(),
+            })?;
     parse_csv(name, text)
 }
 
@@ -96,7 +102,7 @@ pub fn run_check_plan(
     plan: &CheckPlan,
     engine: &crate::uci::EngineSpec,
     concurrency: usize,
-) -> anyhow::Result<(EpdReport, BaselineDiff)> {
+) -> Result<(EpdReport, BaselineDiff), SuiteError> {
     let config = EpdConfig {
         suites: vec![embedded_suite(plan.suite)?],
         engine: engine.clone(),

@@ -1,8 +1,40 @@
 //! Why an EPD line is refused: the position, the operations, or a move in them. Displayed in
-//! the words the reader has always used; [`super::epd::EpdError`] adds the file and line.
+//! the words the reader has always used; [`EpdError`] adds the file and line.
 
 use shakmaty::fen::ParseFenError;
 use std::fmt;
+
+/// Where an EPD line came from, for error messages and reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineRef {
+    /// The file name (or the suite name for embedded suites).
+    pub file: String,
+    /// One-based line number.
+    pub line: usize,
+}
+
+impl fmt::Display for LineRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.file, self.line)
+    }
+}
+
+/// A malformed EPD line: file, line and cause.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EpdError {
+    /// Where the bad line is.
+    pub at: LineRef,
+    /// What is wrong with it (displayed in plain words).
+    pub cause: EpdCause,
+}
+
+impl fmt::Display for EpdError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.at, self.cause)
+    }
+}
+
+impl std::error::Error for EpdError {}
 
 /// What is wrong with one EPD line.
 #[derive(Clone, Debug, PartialEq, Eq)]

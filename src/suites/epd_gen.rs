@@ -2,6 +2,7 @@
 //! MultiPV 2; a position is kept when its best move beats the second by a margin (or is the only
 //! forced mate), and written as EPD with `bm`, the oracle's score and an `id`.
 
+use super::error::SuiteError;
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -45,20 +46,24 @@ pub struct CollectOptions {
 /// Reads every game's mainline positions, deduplicated by EPD; honours `[FEN]` start positions.
 /// A game that does not replay (bad FEN tag, illegal move) or is Chess960 (the oracle is asked
 /// about standard chess) stops the collection with an error naming the file and the game.
-pub fn collect_positions(path: &Path, opts: &CollectOptions) -> anyhow::Result<Vec<Candidate>> {
+pub fn collect_positions(path: &Path, opts: &CollectOptions) -> Result<Vec<Candidate>, SuiteError> {
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     for (index, game) in PgnReader::open(path)?.enumerate() {
         let number = index + 1;
-        let game = game.map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        if let Some(e) = &game.error {
-            anyhow::bail!("{}: game {number}: {e}", path.display());
+        let game = game.map_err(SuiteError::io(path.display().to_string()))?;
+        if let Some(why) = &game.error {
+            return Err(SuiteError::GameNotReplayed {
+                path: path.to_owned(),
+                number,
+                why: why.clone(),
+            });
         }
         if game.variant != Variant::Standard {
-            anyhow::bail!(
-                "{}: game {number}: Chess960 is not supported",
-                path.display()
-            );
+            return Err(SuiteError::Chess960Game {
+                path: path.to_owned(),
+                number,
+            });
         }
         // With a player: only the positions where that player is to move.
         let keep = match &opts.player {

@@ -1,6 +1,7 @@
 //! Reports of an EPD run: the summary (per suite, per STS theme), the failures, one CSV row per
 //! position, and the comparison with a baseline CSV from an earlier run.
 
+use super::error::SuiteError;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -63,32 +64,39 @@ pub fn csv_rows(report: &EpdReport) -> Vec<CsvRow> {
 }
 
 /// Writes one row per position to `path`.
-pub fn write_csv(path: &Path, rows: &[CsvRow]) -> anyhow::Result<()> {
-    let mut w = csv::Writer::from_path(path)
-        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+pub fn write_csv(path: &Path, rows: &[CsvRow]) -> Result<(), SuiteError> {
+    let what = || format!("cannot write {}", path.display());
+    let csv_error = |source| SuiteError::Csv {
+        context: what(),
+        source,
+    };
+    let mut w = csv::Writer::from_path(path).map_err(csv_error)?;
     for row in rows {
-        w.serialize(row)?;
+        w.serialize(row).map_err(csv_error)?;
     }
-    w.flush()?;
+    w.flush().map_err(SuiteError::io(what()))?;
     Ok(())
 }
 
 /// Reads rows written by [`write_csv`] from text (`name` is used in errors).
-pub fn parse_csv(name: &str, text: &str) -> anyhow::Result<Vec<CsvRow>> {
+pub fn parse_csv(name: &str, text: &str) -> Result<Vec<CsvRow>, SuiteError> {
     let mut rows = Vec::new();
     for (i, row) in csv::Reader::from_reader(text.as_bytes())
         .deserialize()
         .enumerate()
     {
-        rows.push(row.map_err(|e| anyhow::anyhow!("{name}: row {}: {e}", i + 1))?);
+        rows.push(row.map_err(|source| SuiteError::Csv {
+            context: format!("{name}: row {}", i + 1),
+            source,
+        })?);
     }
     Ok(rows)
 }
 
 /// Reads a baseline CSV file.
-pub fn read_csv(path: &Path) -> anyhow::Result<Vec<CsvRow>> {
+pub fn read_csv(path: &Path) -> Result<Vec<CsvRow>, SuiteError> {
     let text = std::fs::read_to_string(path)
-        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+        .map_err(SuiteError::io(format!("cannot read {}", path.display())))?;
     parse_csv(&path.display().to_string(), &text)
 }
 

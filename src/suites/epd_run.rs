@@ -1,6 +1,7 @@
 //! Running EPD suites against a UCI engine: the one engine pool (`uci::pool`), one position at a
 //! time per engine, with crash and hang recovery that costs only the position at hand.
 
+use super::error::SuiteError;
 use crate::plumbing::progress::{Reporter, Unit};
 use std::io::IsTerminal;
 use std::ops::ControlFlow;
@@ -106,7 +107,7 @@ impl Job for Task<'_> {
 /// Runs every position of every suite on `config.concurrency` engine processes of the one engine
 /// pool (`uci::pool`): a crash or hang costs the position at hand (listed as crashed or hung),
 /// an engine that cannot start, or fails on position after position, ends the run with an error.
-pub fn run_epd(config: &EpdConfig) -> anyhow::Result<EpdReport> {
+pub fn run_epd(config: &EpdConfig) -> Result<EpdReport, SuiteError> {
     let jobs: Vec<Task> = config
         .suites
         .iter()

@@ -8,10 +8,13 @@ pub mod epd_mate;
 pub mod epd_report;
 pub mod epd_run;
 pub mod epd_score;
+pub mod error;
 pub mod perft;
 pub mod perft960;
 pub mod perft_check;
 pub mod perft_referee;
+
+pub use error::SuiteError;
 
 /// The shared reference data, for the tests that read it: `$SABLE_SHARED_DATA`, else
 /// `../shared/data` beside the checkout (as `.ci/run` has it).

@@ -1,12 +1,12 @@
 //! Checking positions against the referee outside a suite: one position depth by depth
 //! (`harness perft --fen`), and random playouts from seed positions (`harness perft --random`).
 
+use super::error::SuiteError;
 use super::perft::parallel_perft;
 use super::perft_referee::{
     cross_check_with, random_positions, referee_position, shakmaty_count, CrossCheckFailure,
     RefereeCount,
 };
-use anyhow::Context;
 use sable::board::Board;
 use std::time::{Duration, Instant};
 
@@ -45,7 +45,7 @@ pub fn check_position(
     fen: &str,
     depth: u32,
     on_depth: &mut dyn FnMut(&DepthCheck),
-) -> anyhow::Result<Vec<DepthCheck>> {
+) -> Result<Vec<DepthCheck>, SuiteError> {
     check_position_with(fen, depth, &shakmaty_count, on_depth)
 }
 
@@ -55,8 +55,8 @@ pub fn check_position_with(
     depth: u32,
     referee: &RefereeCount,
     on_depth: &mut dyn FnMut(&DepthCheck),
-) -> anyhow::Result<Vec<DepthCheck>> {
-    let board = Board::from_fen(fen).with_context(|| format!("bad FEN '{fen}'"))?;
+) -> Result<Vec<DepthCheck>, SuiteError> {
+    let board = Board::from_fen(fen).map_err(SuiteError::fen(format!("bad FEN '{fen}'")))?;
     let pos = referee_position(fen)?;
     sable::attacks::init();
     let mut checks = Vec::new();
@@ -88,7 +88,7 @@ pub fn random_check(
     count: usize,
     seed: u64,
     on_done: &(dyn Fn() + Sync),
-) -> anyhow::Result<Vec<CrossCheckFailure>> {
+) -> Result<Vec<CrossCheckFailure>, SuiteError> {
     random_check_with(seeds, count, seed, &shakmaty_count, on_done)
 }
 
@@ -99,7 +99,7 @@ pub fn random_check_with(
     seed: u64,
     referee: &RefereeCount,
     on_done: &(dyn Fn() + Sync),
-) -> anyhow::Result<Vec<CrossCheckFailure>> {
+) -> Result<Vec<CrossCheckFailure>, SuiteError> {
     let fens = random_positions(seeds, count, seed)?;
     cross_check_with(&fens, RANDOM_CHECK_DEPTH, referee, on_done)
 }

@@ -1,7 +1,7 @@
 //! shakmaty as the independent referee for perft: locating a move generation bug by descending
 //! with divide, cross-checking random positions, and computing the counts of the built-in suite.
 
-use anyhow::{anyhow, bail, Context};
+use super::error::SuiteError;
 use rayon::prelude::*;
 use sable::board::Board;
 use sable::movegen;
@@ -13,14 +13,18 @@ use std::fmt;
 
 /// The shakmaty position for a FEN, in Chess960 castling mode when the castling field needs it
 /// (a king off the e-file or a castling rook off the a- and h-files, in X-FEN or Shredder-FEN).
-pub fn referee_position(fen: &str) -> anyhow::Result<Chess> {
-    let parsed: Fen = fen
-        .parse()
-        .map_err(|e| anyhow!("shakmaty cannot read FEN '{fen}': {e}"))?;
+pub fn referee_position(fen: &str) -> Result<Chess, SuiteError> {
+    let parsed: Fen = fen.parse().map_err(|source| SuiteError::RefereeFen {
+        fen: fen.to_string(),
+        source,
+    })?;
     let mode = CastlingMode::detect(parsed.as_setup());
     parsed
         .into_position(mode)
-        .map_err(|e| anyhow!("shakmaty rejects position '{fen}': {e}"))
+        .map_err(|source| SuiteError::RefereePosition {
+            fen: fen.to_string(),
+            source: Box::new(source),
+        })
 }
 
 /// Whether moves of `pos` are written in Chess960 notation (castling as king takes rook).
@@ -120,13 +124,13 @@ fn perft_with(board: &mut Board, depth: u32, gen: &MoveGen) -> u64 {
 
 /// Descends from `fen` with divide against shakmaty's perft, following the first root move whose
 /// counts differ, until a position whose move lists differ.
-pub fn find_bug(fen: &str, depth: u32) -> anyhow::Result<Diagnosis> {
+pub fn find_bug(fen: &str, depth: u32) -> Result<Diagnosis, SuiteError> {
     find_bug_with(fen, depth, &engine_moves)
 }
 
 /// [`find_bug`] for any move generator.
-pub fn find_bug_with(fen: &str, depth: u32, gen: &MoveGen) -> anyhow::Result<Diagnosis> {
-    let mut board = Board::from_fen(fen).with_context(|| format!("bad FEN '{fen}'"))?;
+pub fn find_bug_with(fen: &str, depth: u32, gen: &MoveGen) -> Result<Diagnosis, SuiteError> {
+    let mut board = Board::from_fen(fen).map_err(SuiteError::fen(format!("bad FEN '{fen}'")))?;
     let mut pos = referee_position(fen)?;
     let chess960 = is_chess960(&pos);
     let mut path = Vec::new();
@@ -175,10 +179,9 @@ pub fn find_bug_with(fen: &str, depth: u32, gen: &MoveGen) -> anyhow::Result<Dia
         }
         let Some((uci, m, child)) = next else {
             // Totals differ but no subtree does: impossible with equal move lists.
-            bail!(
-                "perft totals differ at {} but no root move does",
-                board.to_fen()
-            );
+            return Err(SuiteError::NoRootMoveDiffers {
+                fen: board.to_fen(),
+            });
         };
         board.make(m);
         pos = child;
@@ -189,13 +192,17 @@ pub fn find_bug_with(fen: &str, depth: u32, gen: &MoveGen) -> anyhow::Result<Dia
 
 /// `count` positions reached by random playouts (up to 40 plies, shakmaty's rules) from `seeds`,
 /// choosing castling, en passant, promotions and double pawn steps half the time when available.
-pub fn random_positions(seeds: &[String], count: usize, seed: u64) -> anyhow::Result<Vec<String>> {
+pub fn random_positions(
+    seeds: &[String],
+    count: usize,
+    seed: u64,
+) -> Result<Vec<String>, SuiteError> {
     let starts: Vec<Chess> = seeds
         .iter()
         .map(|f| referee_position(f))
         .collect::<Result<_, _>>()?;
     if starts.is_empty() {
-        bail!("no seed positions for random playouts");
+        return Err(SuiteError::NoSeeds);
     }
     let mut rng = Rng::new(seed | 1);
     let mut out = Vec::with_capacity(count);
@@ -255,7 +262,7 @@ pub fn cross_check(
     fens: &[String],
     max_depth: u32,
     on_done: &(dyn Fn() + Sync),
-) -> anyhow::Result<Vec<CrossCheckFailure>> {
+) -> Result<Vec<CrossCheckFailure>, SuiteError> {
     cross_check_with(fens, max_depth, &shakmaty_count, on_done)
 }
 
@@ -265,11 +272,12 @@ pub fn cross_check_with(
     max_depth: u32,
     referee: &RefereeCount,
     on_done: &(dyn Fn() + Sync),
-) -> anyhow::Result<Vec<CrossCheckFailure>> {
-    let results: Vec<anyhow::Result<Option<CrossCheckFailure>>> = fens
+) -> Result<Vec<CrossCheckFailure>, SuiteError> {
+    let results: Vec<Result<Option<CrossCheckFailure>, SuiteError>> = fens
         .par_iter()
         .map(|fen| {
-            let mut board = Board::from_fen(fen).map_err(|e| anyhow!("we reject '{fen}': {e}"))?;
+            let mut board =
+                Board::from_fen(fen).map_err(SuiteError::fen(format!("we reject '{fen}'")))?;
             let pos = referee_position(fen)?;
             let mut failure = None;
             for depth in 1..=max_depth {
@@ -399,7 +407,7 @@ pub const EDGE_CASES: &[(&str, &str)] = &[
 /// Computes the built-in suite: each position to the depths whose counts stay near `budget`
 /// leaf nodes, counted by both shakmaty and our generator (which must agree), plus `random`
 /// positions from playouts. Returns the EPD text.
-pub fn generate_suite(budget: u64, random: usize) -> anyhow::Result<String> {
+pub fn generate_suite(budget: u64, random: usize) -> Result<String, SuiteError> {
     let seeds: Vec<String> = CPW_POSITIONS.iter().map(|s| s.to_string()).collect();
     let mut entries: Vec<(String, String)> = CPW_POSITIONS
         .iter()
@@ -416,7 +424,7 @@ pub fn generate_suite(budget: u64, random: usize) -> anyhow::Result<String> {
         if entries.len() >= CPW_POSITIONS.len() + EDGE_CASES.len() + random {
             break;
         }
-        let board = Board::from_fen(&fen).map_err(|e| anyhow!("{fen}: {e}"))?;
+        let board = Board::from_fen(&fen).map_err(SuiteError::fen(fen.clone()))?;
         if board.legal_moves().len() > 3 && seen.insert(fen.clone()) {
             entries.push((fen, "random playout".to_string()));
         }
@@ -432,11 +440,11 @@ pub fn generate_suite(budget: u64, random: usize) -> anyhow::Result<String> {
 /// Counts each `(FEN, why)` entry with both generators (which must agree) at depths 1, 2, ...
 /// while the next depth stays near `budget` leaf nodes; returns `# why` and `FEN ;D1 n ...`
 /// lines, in parallel over the entries.
-pub fn count_entries(entries: &[(String, String)], budget: u64) -> anyhow::Result<String> {
-    let lines: Vec<anyhow::Result<String>> = entries
+pub fn count_entries(entries: &[(String, String)], budget: u64) -> Result<String, SuiteError> {
+    let lines: Vec<Result<String, SuiteError>> = entries
         .par_iter()
         .map(|(fen, why)| {
-            let mut board = Board::from_fen(fen).map_err(|e| anyhow!("{fen}: {e}"))?;
+            let mut board = Board::from_fen(fen).map_err(SuiteError::fen(fen.clone()))?;
             let pos = referee_position(fen)?;
             let mut line = fen.clone();
             let mut prev = 1u64;
@@ -444,7 +452,13 @@ pub fn count_entries(entries: &[(String, String)], budget: u64) -> anyhow::Resul
                 let ours = movegen::perft(&mut board, depth);
                 let theirs = shakmaty::perft(&pos, depth);
                 if ours != theirs {
-                    bail!("{fen} ({why}) depth {depth}: sable {ours}, shakmaty {theirs}");
+                    return Err(SuiteError::CountsDiffer {
+                        fen: fen.clone(),
+                        why: why.clone(),
+                        depth,
+                        ours,
+                        theirs,
+                    });
                 }
                 line.push_str(&format!(" ;D{depth} {ours}"));
                 let branching = (ours / prev.max(1)).max(2);

@@ -37,6 +37,13 @@ pub enum TbError {
         /// Files that are named like chess tables but were refused, with the reason.
         refused: Vec<(PathBuf, String)>,
     },
+    /// A file of positions for `tb probe --epd` that cannot be read.
+    PositionFile {
+        /// The file.
+        file: PathBuf,
+        /// What the operating system said.
+        cause: std::io::Error,
+    },
     /// `--tb-pieces` asks for more pieces than the tables hold, or for fewer than any table.
     Pieces {
         /// The number asked for.
@@ -53,6 +60,7 @@ impl fmt::Display for TbError {
             TbError::Missing { folder, cause } => {
                 write!(f, "tablebase folder {}: {cause}", folder.display())
             }
+            TbError::PositionFile { file, .. } => write!(f, "cannot read {}", file.display()),
             TbError::NotAFolder { folder } => {
                 write!(f, "tablebase folder {}: not a folder", folder.display())
             }
@@ -82,7 +90,15 @@ impl fmt::Display for TbError {
     }
 }
 
-impl std::error::Error for TbError {}
+impl std::error::Error for TbError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        // The other variants say the system's words themselves.
+        match self {
+            TbError::PositionFile { cause, .. } => Some(cause),
+            _ => None,
+        }
+    }
+}
 
 /// Why a position has no answer from the tables. None of these is an error of the caller's:
 /// the position is simply not decided by the tables.

@@ -2,9 +2,9 @@
 //! tags with the material, WDL, DTZ, the exact result, the tables' best move and every legal
 //! move sorted by what it leads to.
 
+use super::error::TbError;
 use super::rule::{dtz_text, SyzygyRule, TbResults};
 use super::tables::{MoveProbe, Tablebases};
-use anyhow::Context;
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, KnownOutcome};
@@ -15,9 +15,11 @@ use std::path::Path;
 /// The positions of an EPD or FEN file for `tb probe`, one a line (`#` comments and blank lines
 /// skipped), each as `(source, text)`: where it came from (`FILE:LINE`, counting from 1) and the
 /// trimmed line, to read with [`parse_position`]. The error names the file it cannot read.
-pub fn epd_file_positions(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+pub fn epd_file_positions(path: &Path) -> Result<Vec<(String, String)>, TbError> {
+    let text = std::fs::read_to_string(path).map_err(|cause| TbError::PositionFile {
+        file: path.to_owned(),
+        cause,
+    })?;
     Ok(text
         .lines()
         .enumerate()

@@ -5,7 +5,8 @@
 //! A results file does not store these words: it stores the run as data
 //! ([`super::record::RunRecord`]), and `--resume` reads that back without this parser.
 
-use super::engine_args::{adjudication, engine_from_words};
+use super::engine_args::{adjudication, engine_from_words, WordsError};
+use super::error::MatchError;
 use super::record::{announce_syzygy, RunRecord};
 use super::resume::{ResultsFile, StoredRun};
 use super::revision::resolve_engine_revision;
@@ -14,7 +15,6 @@ use crate::game::Variant;
 use crate::openings::BookSource;
 use crate::plumbing::{naming, timeouts};
 use crate::tablebase::TbArgs;
-use anyhow::bail;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -207,16 +207,14 @@ pub fn build_config(
     args: MatchArgs,
     kind: &str,
     default_rounds: Option<u32>,
-) -> anyhow::Result<MatchConfig> {
+) -> Result<MatchConfig, MatchError> {
     if let Some(path) = &args.resume {
         return match ResultsFile::load(path)?.stored_run(path)? {
             StoredRun::Record(record) => resume_config(*record, &args),
-            StoredRun::Legacy(_) => bail!(
-                "{}: a results file of version 1 (the run stored as command-line words); \
-                 `harness {kind} --resume {}` converts it",
-                path.display(),
-                path.display()
-            ),
+            StoredRun::Legacy(_) => Err(MatchError::LegacyResults {
+                path: path.clone(),
+                kind: kind.to_string(),
+            }),
         };
     }
     config_from(args, kind, default_rounds)
@@ -226,7 +224,7 @@ pub fn build_config(
 /// with what the resuming call `now` may change: `--rounds` (to extend it), the fault limits,
 /// `--log`, `--max-failure-files`, `--quiet`, and the machine: `--concurrency` (with
 /// `--affinity` or its absence). Every other option comes from the record.
-pub fn resume_config(mut record: RunRecord, now: &MatchArgs) -> anyhow::Result<MatchConfig> {
+pub fn resume_config(mut record: RunRecord, now: &MatchArgs) -> Result<MatchConfig, MatchError> {
     if let Some(n) = now.concurrency {
         record.concurrency = n;
         record.affinity = now.affinity;
@@ -254,9 +252,9 @@ pub fn resume_config(mut record: RunRecord, now: &MatchArgs) -> anyhow::Result<M
 }
 
 /// `--max-fault-share` as a share.
-fn fault_share(pct: f64) -> anyhow::Result<f64> {
+fn fault_share(pct: f64) -> Result<f64, MatchError> {
     if !(0.0..=100.0).contains(&pct) {
-        bail!("--max-fault-share must be a percentage from 0 to 100 (got {pct})");
+        return Err(MatchError::FaultShare { pct });
     }
     Ok(pct / 100.0)
 }
@@ -264,7 +262,7 @@ fn fault_share(pct: f64) -> anyhow::Result<f64> {
 /// The engines `args` describe, in the run's order, as written: `rev:` engines are neither
 /// built nor resolved (for readers that need only who played, such as `harness tune --sprt`
 /// reading a version 1 results file).
-pub fn engines_of(args: &MatchArgs) -> anyhow::Result<Vec<super::EngineConfig>> {
+pub fn engines_of(args: &MatchArgs) -> Result<Vec<super::EngineConfig>, WordsError> {
     let mut engines = Vec::new();
     for (name, cmd) in [("dev", &args.dev), ("base", &args.base)] {
         if let Some(cmd) = cmd {
@@ -283,7 +281,7 @@ fn config_from(
     args: MatchArgs,
     kind: &str,
     default_rounds: Option<u32>,
-) -> anyhow::Result<MatchConfig> {
+) -> Result<MatchConfig, MatchError> {
     let mut engines = engines_of(&args)?;
     // Every input file is read before anything slow happens (a `rev:` build, an engine's
     // start): a mistyped book costs a second, not a build.
@@ -306,12 +304,23 @@ fn config_from(
     cfg.book_name = book_name;
     cfg.book = Some(book);
     cfg.rounds = args.rounds.or(default_rounds).unwrap_or(1);
+    cfg.adjudication = adjudication(&args.draw, &args.resign, args.maxmoves)?;
+    cfg.adjudication.syzygy = syzygy;
+    play_rules(&mut cfg, &args)?;
+    output_files(&mut cfg, &args, kind)?;
+    cfg.rating_interval = args.ratinginterval;
+    cfg.progress = !args.quiet;
+    cfg.allow_unknown_options = args.allow_unknown_options;
+    cfg.event = args.event;
+    Ok(cfg)
+}
+
+/// How games are played and judged for faults, from the options.
+fn play_rules(cfg: &mut MatchConfig, args: &MatchArgs) -> Result<(), MatchError> {
     cfg.games_per_round = args.games;
     cfg.concurrency = args.concurrency.unwrap_or(1);
     cfg.affinity = args.affinity;
     cfg.mode = args.tournament;
-    cfg.adjudication = adjudication(&args.draw, &args.resign, args.maxmoves)?;
-    cfg.adjudication.syzygy = syzygy;
     cfg.recover = args.recover;
     if let Some(n) = args.max_consecutive_faults {
         cfg.fault_rules.max_consecutive = n;
@@ -319,19 +328,26 @@ fn config_from(
     if let Some(pct) = args.max_fault_share {
         cfg.fault_rules.max_share = fault_share(pct)?;
     }
-    cfg.log = args.log;
+    cfg.log = args.log.clone();
     if let Some(n) = args.max_failure_files {
         cfg.max_failure_files = n;
     }
     cfg.startup = Duration::from_millis(args.startup_ms);
     cfg.ping = Duration::from_millis(args.ping_ms);
-    let results = match args.results {
-        Some(path) => path,
+    Ok(())
+}
+
+/// The results file (a default name when none is given) and the PGN beside it, with its style
+/// and the `--pgn-match-line` patterns.
+fn output_files(cfg: &mut MatchConfig, args: &MatchArgs, kind: &str) -> Result<(), MatchError> {
+    let results = match &args.results {
+        Some(path) => path.clone(),
         None => default_results(kind, &cfg.engines),
     };
     cfg.pgn_out = args
         .pgnout
-        .map(|p| match p.strip_prefix("file=").unwrap_or(&p) {
+        .as_ref()
+        .map(|p| match p.strip_prefix("file=").unwrap_or(p) {
             "" => naming::sibling(&results, "pgn"),
             p => PathBuf::from(p),
         });
@@ -346,11 +362,7 @@ fn config_from(
         .map(|p| crate::game::LinePattern::new(p))
         .collect::<Result<_, _>>()?;
     cfg.results = Some(results);
-    cfg.rating_interval = args.ratinginterval;
-    cfg.progress = !args.quiet;
-    cfg.allow_unknown_options = args.allow_unknown_options;
-    cfg.event = args.event;
-    Ok(cfg)
+    Ok(())
 }
 
 /// The results file of a run given none: kind, engines and date, numbered when an earlier run
@@ -376,7 +388,7 @@ fn default_results(kind: &str, engines: &[super::EngineConfig]) -> PathBuf {
 pub fn syzygy_rule(
     tb: &TbArgs,
     quiet: bool,
-) -> anyhow::Result<Option<crate::tablebase::SyzygyRule>> {
+) -> Result<Option<crate::tablebase::SyzygyRule>, crate::tablebase::TbError> {
     Ok(announce_syzygy(tb.rule()?, !quiet))
 }
 

@@ -9,6 +9,7 @@ pub mod cli;
 pub mod compare;
 pub mod config;
 pub mod engine_args;
+pub mod error;
 pub mod participant;
 pub(crate) mod preflight;
 pub mod record;
@@ -23,6 +24,7 @@ pub mod syzygy_report;
 mod tally;
 
 pub use config::{EngineConfig, MatchConfig, MatchOutcome, Mode};
+pub use error::MatchError;
 pub use record::RunRecord;
 pub use runner::run_match;
 

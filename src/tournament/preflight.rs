@@ -3,57 +3,45 @@
 //! (handshake and options), and warnings about openings that make games repeat.
 
 use super::config::MatchConfig;
+use super::error::MatchError;
 use super::schedule::GameJob;
 use crate::game::Variant;
 use crate::uci::option::UnknownOption;
 use crate::uci::{Engine, EngineSpec, StartError, TrafficLog};
-use anyhow::bail;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 /// Errors for configurations no game can be played with.
-pub fn check_config(cfg: &MatchConfig) -> anyhow::Result<()> {
+pub fn check_config(cfg: &MatchConfig) -> Result<(), MatchError> {
     if cfg.engines.len() < 2 {
-        bail!(
-            "a match needs at least two engines (got {})",
-            cfg.engines.len()
-        );
+        return Err(MatchError::TooFewEngines {
+            got: cfg.engines.len(),
+        });
     }
     if !(1..=2).contains(&cfg.games_per_round) {
-        bail!(
-            "games per round must be 1 or 2 (got {})",
-            cfg.games_per_round
-        );
+        return Err(MatchError::GamesPerRound {
+            got: cfg.games_per_round,
+        });
     }
     if cfg.concurrency == 0 {
-        bail!("concurrency must be at least 1");
+        return Err(MatchError::NoConcurrency);
     }
     let mut names = HashSet::new();
     for e in &cfg.engines {
         let name = e.spec.display_name();
         if !names.insert(name.clone()) {
-            bail!(
-                "two engines are named `{name}`: their results would merge; give each its own \
-                 name= (e.g. --engine cmd=... name=dev --engine cmd=... name=base)"
-            );
+            return Err(MatchError::SameName { name });
         }
         if !e.limits.is_bounded() {
-            bail!(
-                "engine {name}: no time control or limit (give tc=, st=, nodes= or depth=; \
-                 tc=inf needs nodes= or depth=)"
-            );
+            return Err(MatchError::Unbounded { name });
         }
     }
     if let (Some(path), false) = (&cfg.results, cfg.resume) {
         if path.exists() {
-            bail!(
-                "{} already holds the results of a run; it is never overwritten. Continue that \
-                 run with `harness {} --resume {}`, or choose another file with --results FILE \
-                 (without --results, a new name is chosen for you)",
-                path.display(),
-                cfg.kind(),
-                path.display()
-            );
+            return Err(MatchError::ResultsExist {
+                path: path.clone(),
+                kind: cfg.kind().to_string(),
+            });
         }
     }
     Ok(())
@@ -149,7 +137,7 @@ pub fn start_each(
     cfg: &MatchConfig,
     log: Option<&TrafficLog>,
     cpus: &[usize],
-) -> anyhow::Result<Result<Vec<String>, StartError>> {
+) -> Result<Result<Vec<String>, StartError>, MatchError> {
     let mut warnings = Vec::new();
     for e in &cfg.engines {
         let engine = match Engine::start_pinned(&e.spec, cfg.startup, log, cpus) {
@@ -163,10 +151,7 @@ pub fn start_each(
         if cfg.variant == Variant::Chess960 && !chess960 {
             let name = e.spec.display_name();
             engine.quit(std::time::Duration::from_millis(500));
-            bail!(
-                "engine {name} does not offer UCI_Chess960, so it cannot play --variant \
-                 fischerandom"
-            );
+            return Err(MatchError::NoChess960 { name });
         }
         let mut refused = Vec::new();
         for (name, value) in &e.spec.options {
@@ -194,13 +179,10 @@ pub fn start_each(
         // setting it does not declare), so every game would test another setting than the one
         // the results file and report name.
         if !refused.is_empty() {
-            bail!(
-                "engine {}: {}; an engine clamps or ignores such a setting, so the games would \
-                 not test the setting asked for: give a name and a value it declares (or \
-                 --allow-unknown-options, when it takes an option it does not declare)",
-                e.spec.display_name(),
-                refused.join("; ")
-            );
+            return Err(MatchError::RefusedOptions {
+                name: e.spec.display_name(),
+                refused,
+            });
         }
     }
     Ok(Ok(warnings))

@@ -236,6 +236,14 @@ impl RunRecord {
             maxmoves: a.maxmoves,
             syzygy,
         };
+        self.set_rules(&mut cfg)?;
+        cfg.plot = self.plot.clone();
+        cfg.stages = self.stages.clone();
+        Ok(cfg)
+    }
+
+    /// The recorded fault rules, start-up limits, output files, patterns and SPRT in `cfg`.
+    fn set_rules(&self, cfg: &mut MatchConfig) -> Result<(), RecordError> {
         cfg.fault_rules = self.fault_rules;
         cfg.recover = self.recover;
         cfg.startup = Duration::from_millis(self.startup_ms);
@@ -257,9 +265,7 @@ impl RunRecord {
             .as_ref()
             .map(|s| s.sprt().map_err(|e| RecordError::Sprt(e.to_string())))
             .transpose()?;
-        cfg.plot = self.plot.clone();
-        cfg.stages = self.stages.clone();
-        Ok(cfg)
+        Ok(())
     }
 
     /// This record as stage `k` of its two-stage SPRT: the stage's engines, test, rounds and

@@ -285,25 +285,9 @@ fn print_failures(o: &MatchOutcome) {
     }
 }
 
-/// The joint rating list of a match of more than two engines (mean 0), once games finished.
-pub fn ratings(o: &MatchOutcome) -> Option<RatingList> {
-    (o.names.len() > 2 && !o.games_rated.is_empty()).then(|| {
-        crate::stats::ratings::rate(&o.names, &o.games_rated, Anchor::Mean, Model::default())
-    })
-}
-
-/// The final report: every pairing in the fastchess layout, the joint rating list of a match
-/// of more than two engines, faults, and speed.
-pub fn print_final(cfg: &MatchConfig, o: &MatchOutcome) {
-    if o.games > 0 {
-        print!("{}", interim(cfg, o));
-    }
-    for c in super::compare::challengers(o) {
-        println!("{c}");
-    }
-    if let Some(list) = ratings(o) {
-        print!("{}", crate::stats::ratings::table(&list));
-    }
+/// Each engine's faults, the warnings about results that measure faults or repeated games
+/// rather than chess, and the games in flight when the run stopped.
+fn print_faults(cfg: &MatchConfig, o: &MatchOutcome) {
     for (i, f) in o.faults.iter().enumerate() {
         if f.total() > 0 {
             let games = o.engine_games.get(i).copied().unwrap_or(0);
@@ -341,6 +325,28 @@ pub fn print_final(cfg: &MatchConfig, o: &MatchOutcome) {
             o.late_games
         );
     }
+}
+
+/// The joint rating list of a match of more than two engines (mean 0), once games finished.
+pub fn ratings(o: &MatchOutcome) -> Option<RatingList> {
+    (o.names.len() > 2 && !o.games_rated.is_empty()).then(|| {
+        crate::stats::ratings::rate(&o.names, &o.games_rated, Anchor::Mean, Model::default())
+    })
+}
+
+/// The final report: every pairing in the fastchess layout, the joint rating list of a match
+/// of more than two engines, faults, and speed.
+pub fn print_final(cfg: &MatchConfig, o: &MatchOutcome) {
+    if o.games > 0 {
+        print!("{}", interim(cfg, o));
+    }
+    for c in super::compare::challengers(o) {
+        println!("{c}");
+    }
+    if let Some(list) = ratings(o) {
+        print!("{}", crate::stats::ratings::table(&list));
+    }
+    print_faults(cfg, o);
     print_failures(o);
     match &o.stopped {
         Some(Stop::Interrupted) => println!("Stopped: {}", Stop::Interrupted),

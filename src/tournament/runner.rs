@@ -2,6 +2,7 @@
 //! results (statistics, PGN, results file, progress) and decides when to stop.
 
 use super::config::{MatchConfig, MatchOutcome, Stop};
+use super::error::MatchError;
 use super::report::{self, Progress};
 use super::resume::{append_journal, journal_path, read_journal, GameEntry, ResultsFile};
 use super::schedule::{schedule, GameJob};
@@ -14,7 +15,6 @@ use crate::game::{play_game, GameRecord, GameSettings, NotPlayed, Opening, Playe
 use crate::plumbing::{interrupt, lock, naming};
 use crate::stats::Decision;
 use crate::uci::TrafficLog;
-use anyhow::{bail, Context};
 use std::collections::{HashSet, VecDeque};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -27,7 +27,7 @@ const SAVE_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 /// broken setup (an engine that cannot start, or faults game after game) stops the run with
 /// [`MatchOutcome::stopped`] set and no verdict. Errors are reserved for bad configuration and
 /// unwritable output files.
-pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
+pub fn run_match(cfg: &MatchConfig) -> Result<MatchOutcome, MatchError> {
     // Taken before anything is checked or written, and held (its file deleted) until the run
     // returns, however it returns.
     let _lock = take_lock(cfg)?;
@@ -64,7 +64,8 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
     let mut collector = Collector::open(cfg, openings, &progress, &mut state)?;
     if let Some(plan) = &cpus {
         // The workers started below inherit this.
-        affinity::pin_this_thread(&plan.runner).context("--affinity: pinning the runner")?;
+        affinity::pin_this_thread(&plan.runner)
+            .map_err(MatchError::io("--affinity: pinning the runner"))?;
     }
     let (log, cpus) = (log.as_ref(), cpus.as_ref());
     play_all(&mut collector, &mut state, queue, log, cpus)?;
@@ -79,7 +80,7 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchOutcome> {
 fn plan(
     cfg: &MatchConfig,
     openings: usize,
-) -> anyhow::Result<(Tally, Vec<GameJob>, VecDeque<GameJob>)> {
+) -> Result<(Tally, Vec<GameJob>, VecDeque<GameJob>), MatchError> {
     let n = cfg.engines.len();
     let jobs = schedule(n, cfg.mode, cfg.rounds, cfg.games_per_round, openings);
     let mut state = Tally::new(cfg, jobs.len() as u64);
@@ -96,7 +97,11 @@ fn plan(
 }
 
 /// The end of a run that played: an interrupt noted, the summary written a last time.
-fn close(cfg: &MatchConfig, mut state: Tally, progress: &Progress) -> anyhow::Result<MatchOutcome> {
+fn close(
+    cfg: &MatchConfig,
+    mut state: Tally,
+    progress: &Progress,
+) -> Result<MatchOutcome, MatchError> {
     if interrupt::requested() && state.outcome.stopped.is_none() {
         state.outcome.stopped = Some(Stop::Interrupted);
     }
@@ -108,7 +113,7 @@ fn close(cfg: &MatchConfig, mut state: Tally, progress: &Progress) -> anyhow::Re
 }
 
 /// The run's lock beside its results file (none without one).
-fn take_lock(cfg: &MatchConfig) -> anyhow::Result<Option<lock::RunLock>> {
+fn take_lock(cfg: &MatchConfig) -> Result<Option<lock::RunLock>, MatchError> {
     let Some(path) = &cfg.results else {
         return Ok(None);
     };
@@ -121,22 +126,21 @@ fn take_lock(cfg: &MatchConfig) -> anyhow::Result<Option<lock::RunLock>> {
 
 /// Counts the games in the journal of the run being resumed; returns their ids, which are
 /// not played again.
-fn resume(cfg: &MatchConfig, state: &mut Tally) -> anyhow::Result<HashSet<u64>> {
+fn resume(cfg: &MatchConfig, state: &mut Tally) -> Result<HashSet<u64>, MatchError> {
     let path = cfg
         .results
         .as_ref()
-        .context("--resume needs a results file")?;
+        .ok_or(MatchError::ResumeWithoutResults)?;
     let old = ResultsFile::load(path)?;
     let scheduled = state.outcome.scheduled;
     // More games than recorded means `--rounds` extended the run; the schedule is round by
     // round, so the games already played keep their ids.
     if old.scheduled > scheduled || old.engines != state.outcome.names {
-        bail!(
-            "{}: recorded for a different match ({} games scheduled there, {scheduled} now; \
-             --rounds may extend a run, not shorten it)",
-            path.display(),
-            old.scheduled,
-        );
+        return Err(MatchError::DifferentMatch {
+            path: path.clone(),
+            recorded: old.scheduled,
+            scheduled,
+        });
     }
     let mut done = HashSet::new();
     for entry in read_journal(&journal_path(path))? {
@@ -164,16 +168,16 @@ fn start_engines(
     cfg: &MatchConfig,
     cpus: Option<&affinity::CpuPlan>,
     progress: &Progress,
-) -> anyhow::Result<Result<Option<TrafficLog>, preflight::SetupError>> {
+) -> Result<Result<Option<TrafficLog>, preflight::SetupError>, MatchError> {
     // Found before any engine is started.
     if let Some(why) = preflight::missing_engine(cfg) {
         return Ok(Err(preflight::SetupError::Missing(why)));
     }
     let log = match &cfg.log {
-        Some(path) => Some(
-            TrafficLog::open(path)
-                .with_context(|| format!("cannot open the UCI log (--log) {}", path.display()))?,
-        ),
+        Some(path) => Some(TrafficLog::open(path).map_err(MatchError::io(format!(
+            "cannot open the UCI log (--log) {}",
+            path.display()
+        )))?),
         None => None,
     };
     let first_game_cpus = cpus.map(|p| p.games[0].clone()).unwrap_or_default();
@@ -194,11 +198,11 @@ fn play_all(
     queue: VecDeque<GameJob>,
     log: Option<&TrafficLog>,
     cpus: Option<&affinity::CpuPlan>,
-) -> anyhow::Result<()> {
+) -> Result<(), MatchError> {
     let (cfg, openings) = (collector.cfg, collector.openings);
     let queue = Mutex::new(queue);
     let stop = AtomicBool::new(false);
-    std::thread::scope(|scope| -> anyhow::Result<()> {
+    std::thread::scope(|scope| -> Result<(), MatchError> {
         // Bounded: a main thread held up (a slow disk) holds up the workers, not the memory.
         let (tx, rx) = mpsc::sync_channel::<Played>(cfg.concurrency);
         for w in 0..cfg.concurrency {
@@ -247,7 +251,7 @@ impl<'a> Collector<'a> {
         openings: &'a [Opening],
         progress: &'a Progress,
         state: &mut Tally,
-    ) -> anyhow::Result<Collector<'a>> {
+    ) -> Result<Collector<'a>, MatchError> {
         state.pgn = open_pgn(cfg, state.pgn_end, progress)?;
         if let Some(path) = &cfg.results {
             state.journal = Some(open_journal(&journal_path(path))?);
@@ -271,7 +275,7 @@ impl<'a> Collector<'a> {
         state: &mut Tally,
         job: &GameJob,
         mut record: GameRecord,
-    ) -> anyhow::Result<()> {
+    ) -> Result<(), MatchError> {
         let (cfg, progress) = (self.cfg, self.progress);
         let mut entry = GameEntry::new(job, &record);
         progress.game_line(job, &record);
@@ -286,9 +290,11 @@ impl<'a> Collector<'a> {
         if let Some(pgn) = state.pgn.as_mut() {
             let header = pgn_header(cfg, job, &self.openings[job.opening]);
             pgn.write_all(write_game(&record, &header).as_bytes())
-                .context("writing the PGN file")?;
-            pgn.flush().context("writing the PGN file")?;
-            entry.pgn_end = Some(pgn.metadata().context("the PGN file")?.len());
+                .map_err(MatchError::io("writing the PGN file"))?;
+            pgn.flush()
+                .map_err(MatchError::io("writing the PGN file"))?;
+            let meta = pgn.metadata().map_err(MatchError::io("the PGN file"))?;
+            entry.pgn_end = Some(meta.len());
         }
         state.apply(cfg, &entry);
         if let Some(journal) = state.journal.as_mut() {
@@ -317,7 +323,7 @@ impl<'a> Collector<'a> {
 
 /// With `--affinity`, the cores of each concurrent game and of the runner; a game needs as many
 /// cores as its engines' largest `Threads`.
-fn cpu_plan(cfg: &MatchConfig) -> anyhow::Result<Option<affinity::CpuPlan>> {
+fn cpu_plan(cfg: &MatchConfig) -> Result<Option<affinity::CpuPlan>, MatchError> {
     if !cfg.affinity {
         return Ok(None);
     }
@@ -398,21 +404,26 @@ fn open_pgn(
     cfg: &MatchConfig,
     journaled: Option<u64>,
     progress: &Progress,
-) -> anyhow::Result<Option<std::fs::File>> {
+) -> Result<Option<std::fs::File>, MatchError> {
     let Some(path) = &cfg.pgn_out else {
         return Ok(None);
     };
-    let what = || format!("cannot open the PGN file (--pgnout) {}", path.display());
+    let what = || {
+        MatchError::io(format!(
+            "cannot open the PGN file (--pgnout) {}",
+            path.display()
+        ))
+    };
     // Appended to, never truncated (as fastchess does): earlier games are never lost.
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(path)
-        .with_context(what)?;
+        .map_err(what())?;
     if let (true, Some(end)) = (cfg.resume, journaled) {
-        let len = file.metadata().with_context(what)?.len();
+        let len = file.metadata().map_err(what())?.len();
         if len > end {
-            file.set_len(end).with_context(what)?;
+            file.set_len(end).map_err(what())?;
             progress.warn(&format!(
                 "{}: cut back by {} bytes to its last recorded game (written, not yet \
                  recorded, when the run stopped; it is played again)",
@@ -426,12 +437,12 @@ fn open_pgn(
 
 /// The journal is only ever appended to: a run that gets here new has no results file, and a
 /// journal left beside none (its results file deleted by hand) keeps its games readable.
-fn open_journal(path: &std::path::Path) -> anyhow::Result<std::fs::File> {
+fn open_journal(path: &std::path::Path) -> Result<std::fs::File, MatchError> {
     std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(path)
-        .with_context(|| format!("cannot open {}", path.display()))
+        .map_err(MatchError::io(format!("cannot open {}", path.display())))
 }
 
 /// The PGN context of a game; `Opening` names the book and the opening's line in it, as a

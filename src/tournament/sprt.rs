@@ -3,7 +3,7 @@
 //! of the two-stage SPRT (`tournament::stages`) play it and print its report.
 
 use super::config::Stop;
-use super::{run_match, MatchConfig, MatchOutcome, EXIT_NO_VERDICT};
+use super::{run_match, MatchConfig, MatchError, MatchOutcome, EXIT_NO_VERDICT};
 use crate::plumbing::{interrupt, naming};
 use crate::stats::{chart::sprt_chart, Decision, Sprt};
 use std::path::{Path, PathBuf};
@@ -32,13 +32,12 @@ pub struct SprtRun {
 
 /// Plays `cfg` as an SPRT of `sprt` and draws its path at `plot` (default: beside the results
 /// file, with its name; `sprt.svg` without one).
-pub fn play(cfg: &mut MatchConfig, sprt: Sprt, plot: Option<&Path>) -> anyhow::Result<SprtRun> {
+pub fn play(cfg: &mut MatchConfig, sprt: Sprt, plot: Option<&Path>) -> Result<SprtRun, MatchError> {
     // An SPRT compares two engines; `--engine` can name more, which clap cannot forbid.
     if cfg.engines.len() != 2 {
-        anyhow::bail!(
-            "an SPRT needs exactly two engines (got {})",
-            cfg.engines.len()
-        );
+        return Err(MatchError::SprtEngines {
+            got: cfg.engines.len(),
+        });
     }
     cfg.sprt = Some(sprt);
     let start = Instant::now();

@@ -147,9 +147,9 @@ pub struct StageResult {
 
 /// Runs the stages in order: the second only when the first accepted H1 (exit code 0). The
 /// exit code is the first stage's unless it accepted H1, else the second's.
-pub fn run_stages(
-    mut stage: impl FnMut(usize) -> anyhow::Result<StageResult>,
-) -> anyhow::Result<(Vec<StageResult>, i32)> {
+pub fn run_stages<E>(
+    mut stage: impl FnMut(usize) -> Result<StageResult, E>,
+) -> Result<(Vec<StageResult>, i32), E> {
     let first = stage(0)?;
     if first.exit != 0 {
         let code = first.exit;
@@ -329,7 +329,7 @@ mod tests {
             let mut runs = 0;
             let (done, code) = run_stages(|k| {
                 runs += 1;
-                Ok(result(if k == 0 { first } else { second }))
+                Ok::<_, std::convert::Infallible>(result(if k == 0 { first } else { second }))
             })
             .unwrap();
             assert_eq!((runs, done.len(), code), (want_runs, want_runs, want_code));

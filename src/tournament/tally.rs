@@ -4,6 +4,7 @@
 //! (`SprtPoint::of_match`), the same function whose LLR the reports show.
 
 use super::config::{FaultCounts, MatchConfig, MatchOutcome, PairingResult, Stop};
+use super::error::MatchError;
 use super::report;
 use super::resume::{GameEntry, ResultsFile};
 use super::schedule::pairings;
@@ -78,7 +79,11 @@ impl Tally {
     }
 
     /// Rewrites the results summary (atomically).
-    pub(super) fn save(&mut self, cfg: &MatchConfig, path: &std::path::Path) -> anyhow::Result<()> {
+    pub(super) fn save(
+        &mut self,
+        cfg: &MatchConfig,
+        path: &std::path::Path,
+    ) -> Result<(), MatchError> {
         let o = &self.outcome;
         self.file.finished = o.games;
         self.file.pairings = report::summaries(cfg, o);

@@ -24,7 +24,8 @@
 use super::dict::Dict;
 pub use super::error::CacheError;
 use super::store::{Bytes, Store};
-use crate::plumbing::atomic::AtomicFile;
+use super::tune_error::TuneError;
+use crate::plumbing::atomic::{AtomicFile, Step};
 use crate::plumbing::hash::{fnv_extend, FNV_START};
 use crate::plumbing::progress::{Reporter, Unit};
 use std::fs::File;
@@ -58,11 +59,13 @@ pub struct Writer {
 impl Writer {
     /// Starts `path` (written beside it until [`Writer::finish`], [`crate::plumbing::atomic`])
     /// for the given identity.
-    pub fn create(path: &Path, identity: &str) -> anyhow::Result<Writer> {
+    pub fn create(path: &Path, identity: &str) -> Result<Writer, TuneError> {
         let file = AtomicFile::create(path)?;
         let mut out = BufWriter::with_capacity(1 << 20, file);
-        out.write_all(&[0u8; HEADER])?;
-        out.write_all(identity.as_bytes())?;
+        for bytes in [&[0u8; HEADER][..], identity.as_bytes()] {
+            out.write_all(bytes)
+                .map_err(|e| TuneError::Atomic(out.get_ref().error(Step::Write, e)))?;
+        }
         Ok(Writer {
             out,
             sum: fnv_extend(FNV_START, identity.as_bytes()),
@@ -74,21 +77,19 @@ impl Writer {
 
     /// Appends the records of `s` to the open section; every store appended must have the
     /// dictionary of the first, which is written before its records.
-    pub fn append(&mut self, s: &Store) -> anyhow::Result<()> {
+    pub fn append(&mut self, s: &Store) -> Result<(), TuneError> {
         match &self.dict {
             None => {
                 let b = s.dict().to_bytes();
-                self.out.write_all(&b)?;
+                self.out.write_all(&b).map_err(|e| self.write_error(e))?;
                 self.sum = fnv_extend(self.sum, &b);
                 self.dict = Some((Arc::clone(s.dict()), b.len() as u64));
             }
-            Some((d, _)) => anyhow::ensure!(
-                Arc::ptr_eq(d, s.dict()),
-                "a cache's records share one dictionary"
-            ),
+            Some((d, _)) if !Arc::ptr_eq(d, s.dict()) => return Err(TuneError::CacheDicts),
+            Some(_) => {}
         }
         let d = s.data();
-        self.out.write_all(d)?;
+        self.out.write_all(d).map_err(|e| self.write_error(e))?;
         self.sum = fnv_extend(self.sum, d);
         self.lens.extend_from_slice(s.lens());
         let last = self.sections.last_mut().expect("one open section");
@@ -103,14 +104,26 @@ impl Writer {
     }
 
     /// Writes the header and moves the file to its name.
-    pub fn finish(mut self) -> anyhow::Result<()> {
-        anyhow::ensure!(self.sections.len() == 2, "a cache has two sections");
-        self.out.write_all(&self.lens)?;
+    /// A failed write of the cache's bytes, naming the file.
+    fn write_error(&self, e: std::io::Error) -> TuneError {
+        TuneError::Atomic(self.out.get_ref().error(Step::Write, e))
+    }
+
+    pub fn finish(mut self) -> Result<(), TuneError> {
+        if self.sections.len() != 2 {
+            return Err(TuneError::CacheSections);
+        }
+        self.out
+            .write_all(&self.lens)
+            .map_err(|e| self.write_error(e))?;
         self.sum = fnv_extend(self.sum, &self.lens);
         let mut h = Vec::with_capacity(HEADER);
         h.extend_from_slice(MAGIC);
         let dict_len = self.dict.as_ref().map_or(0, |d| d.1);
-        let ident_len = self.out.stream_position()?
+        let ident_len = self
+            .out
+            .stream_position()
+            .map_err(|e| self.write_error(e))?
             - HEADER as u64
             - dict_len
             - self.sections.iter().map(|s| s.0 + s.1).sum::<u64>();
@@ -126,9 +139,14 @@ impl Writer {
         ] {
             h.extend_from_slice(&v.to_le_bytes());
         }
-        self.out.seek(SeekFrom::Start(0))?;
-        self.out.write_all(&h)?;
-        let file = self.out.into_inner().map_err(|e| e.into_error())?;
+        self.out
+            .seek(SeekFrom::Start(0))
+            .map_err(|e| self.write_error(e))?;
+        self.out.write_all(&h).map_err(|e| self.write_error(e))?;
+        let file = self.out.into_inner().map_err(|e| {
+            let (e, out) = e.into_parts();
+            TuneError::Atomic(out.get_ref().error(Step::Write, e))
+        })?;
         file.commit()?;
         Ok(())
     }
@@ -154,34 +172,14 @@ pub unsafe fn open(
 ) -> Result<(Store, Store), CacheError> {
     let mut file = File::open(path).map_err(CacheError::Open)?;
     let size = file.metadata().map_err(CacheError::Read)?.len();
-    let mut h = [0u8; HEADER];
-    if size < HEADER as u64 {
-        return Err(CacheError::Truncated { size });
-    }
-    file.read_exact(&mut h).map_err(CacheError::Read)?;
-    if &h[..8] != MAGIC {
-        return Err(CacheError::Magic);
-    }
-    let field = |i: usize| u64::from_le_bytes(h[8 * i..8 * i + 8].try_into().expect("8 bytes"));
-    let (version, ident_len, dict_len) = (field(1), field(2), field(3));
-    let (n_train, train_bytes, n_valid, valid_bytes, sum) =
-        (field(4), field(5), field(6), field(7), field(8));
-    if version != VERSION {
-        return Err(CacheError::Version {
-            found: version,
-            reads: VERSION,
-        });
-    }
-    let want = (HEADER as u64)
-        .checked_add(ident_len)
-        .and_then(|x| x.checked_add(dict_len))
-        .and_then(|x| x.checked_add(train_bytes))
-        .and_then(|x| x.checked_add(valid_bytes))
-        .and_then(|x| x.checked_add(n_train))
-        .and_then(|x| x.checked_add(n_valid));
-    if want != Some(size) {
-        return Err(CacheError::Size { size, want });
-    }
+    let Header {
+        ident_len,
+        dict_len,
+        n_train,
+        train_bytes,
+        valid_bytes,
+        sum,
+    } = Header::read(&mut file, size)?;
     // SAFETY: the caller's contract (this function's `# Safety`): the file is neither
     // truncated nor rewritten while mapped.
     let map = unsafe { memmap2::Mmap::map(&file) }.map_err(CacheError::Map)?;
@@ -191,19 +189,7 @@ pub unsafe fn open(
     if let Some(why) = identity_difference(&theirs, identity) {
         return Err(CacheError::Stale(why));
     }
-    let bar = Reporter::new(true, "checking cache", Unit::BYTES, size);
-    let mut s = FNV_START;
-    for chunk in map[HEADER..].chunks(1 << 24) {
-        s = fnv_extend(s, chunk);
-        bar.inc(chunk.len() as u64);
-    }
-    bar.clear();
-    if s != sum {
-        return Err(CacheError::Checksum {
-            got: s,
-            header: sum,
-        });
-    }
+    check_sum(&map[HEADER..], sum)?;
     let d_end = id_end + dict_len as usize;
     let dict = if dict_len == 0 {
         Dict::none()
@@ -233,6 +219,78 @@ pub unsafe fn open(
     Ok((train, valid))
 }
 
+/// The sizes and the checksum a cache's header gives, checked against the file's size.
+struct Header {
+    ident_len: u64,
+    dict_len: u64,
+    n_train: u64,
+    train_bytes: u64,
+    valid_bytes: u64,
+    sum: u64,
+}
+
+impl Header {
+    /// Reads the header of a file of `size` bytes, refusing another file, another version, or
+    /// sizes that do not add up to the file's.
+    fn read(file: &mut File, size: u64) -> Result<Header, CacheError> {
+        let mut h = [0u8; HEADER];
+        if size < HEADER as u64 {
+            return Err(CacheError::Truncated { size });
+        }
+        file.read_exact(&mut h).map_err(CacheError::Read)?;
+        if &h[..8] != MAGIC {
+            return Err(CacheError::Magic);
+        }
+        let field = |i: usize| u64::from_le_bytes(h[8 * i..8 * i + 8].try_into().expect("8 bytes"));
+        let (version, ident_len, dict_len) = (field(1), field(2), field(3));
+        let (n_train, train_bytes, n_valid, valid_bytes, sum) =
+            (field(4), field(5), field(6), field(7), field(8));
+        if version != VERSION {
+            return Err(CacheError::Version {
+                found: version,
+                reads: VERSION,
+            });
+        }
+        let want = (HEADER as u64)
+            .checked_add(ident_len)
+            .and_then(|x| x.checked_add(dict_len))
+            .and_then(|x| x.checked_add(train_bytes))
+            .and_then(|x| x.checked_add(valid_bytes))
+            .and_then(|x| x.checked_add(n_train))
+            .and_then(|x| x.checked_add(n_valid));
+        if want != Some(size) {
+            return Err(CacheError::Size { size, want });
+        }
+        Ok(Header {
+            ident_len,
+            dict_len,
+            n_train,
+            train_bytes,
+            valid_bytes,
+            sum,
+        })
+    }
+}
+
+/// Refuses a body whose FNV-1a checksum is not the header's `sum` (with a bar: a large cache
+/// takes seconds).
+fn check_sum(body: &[u8], sum: u64) -> Result<(), CacheError> {
+    let bar = Reporter::new(true, "checking cache", Unit::BYTES, body.len() as u64);
+    let mut s = FNV_START;
+    for chunk in body.chunks(1 << 24) {
+        s = fnv_extend(s, chunk);
+        bar.inc(chunk.len() as u64);
+    }
+    bar.clear();
+    if s != sum {
+        return Err(CacheError::Checksum {
+            got: s,
+            header: sum,
+        });
+    }
+    Ok(())
+}
+
 /// The first line in which two identity texts differ, in words; None when they are equal.
 fn identity_difference(theirs: &str, ours: &str) -> Option<String> {
     if theirs == ours {
@@ -256,8 +314,11 @@ fn identity_difference(theirs: &str, ours: &str) -> Option<String> {
 
 /// A source file's identity line: size, modification time (ns since the epoch) and FNV-1a hash
 /// of its bytes (read in 1 MiB pieces, with a progress bar for large files).
-pub fn source_identity(path: &Path) -> anyhow::Result<String> {
-    let err = |e: std::io::Error| anyhow::anyhow!("{}: {e}", path.display());
+pub fn source_identity(path: &Path) -> Result<String, TuneError> {
+    let err = |source| TuneError::Source {
+        path: path.to_owned(),
+        source,
+    };
     let meta = std::fs::metadata(path).map_err(err)?;
     let mtime = meta
         .modified()

@@ -197,18 +197,7 @@ impl Dict {
         let sample = &sample[..sample.len().min(SAMPLE)];
         let min = (sample.len() / 2048).max(4) as u32;
         // during learning slot k is rule k; renumbered by frequency at the end
-        let mut counted: HashMap<(u16, i16), u32> = HashMap::new();
-        for c in sample {
-            for &(i, v) in &c.terms {
-                if (i as usize) < params && v != 0 {
-                    *counted.entry((i, v)).or_default() += 1;
-                }
-            }
-        }
-        let mut frequent: Vec<((u16, i16), u32)> =
-            counted.into_iter().filter(|&(_, n)| n >= min).collect();
-        frequent.sort_by_key(|&(t, n)| (Reverse(n), t));
-        frequent.truncate(SCALED);
+        let frequent = frequent_terms(sample, params, min);
         let mut defs: Vec<Def> = frequent
             .iter()
             .map(|&((index, coef), _)| Def::Scaled { index, coef })
@@ -242,25 +231,7 @@ impl Dict {
             apply_round(&mut pos, chosen, defs.len());
             defs.extend(chosen.iter().map(|&(a, b)| Def::Pair(a, b)));
         }
-        // renumber, most frequent first
-        let used = occurrences(&pos, defs.len());
-        let mut order: Vec<usize> = (0..defs.len()).collect();
-        order.sort_by_key(|&k| (Reverse(used[k]), k));
-        let mut slot_of = vec![0u32; defs.len()];
-        for (next, &k) in order.iter().enumerate() {
-            slot_of[k] = next as u32;
-        }
-        let rules = defs
-            .iter()
-            .enumerate()
-            .map(|(k, d)| Rule {
-                m: slot_of[k],
-                def: match *d {
-                    Def::Pair(a, b) => Def::Pair(slot_of[a as usize], slot_of[b as usize]),
-                    scaled => scaled,
-                },
-            })
-            .collect();
+        let rules = renumbered(&defs, &pos);
         Dict::from_rules(rules, params).expect("learnt rules are well formed")
     }
 
@@ -285,49 +256,9 @@ impl Dict {
                 size.resize(m + 1, 0);
             }
             let width = match r.def {
-                Def::Pair(a, b) => {
-                    for part in [a as usize, b as usize] {
-                        if d.rule_of.get(part).is_none_or(|&x| x == u32::MAX) {
-                            return Err(DictError::PartUndefined { rule: k, part });
-                        }
-                    }
-                    if a == b {
-                        return Err(DictError::SameParts { rule: k, slot: a });
-                    }
-                    let n = size[a as usize] + size[b as usize];
-                    if n > MAX_EXPANSION {
-                        return Err(DictError::Expansion {
-                            rule: k,
-                            slot: m,
-                            terms: n,
-                        });
-                    }
-                    size[m] = n;
-                    let need = m.max(a as usize).max(b as usize) + 1;
-                    if d.by_part.len() < need {
-                        d.by_part.resize(need, Vec::new());
-                    }
-                    d.by_part[a as usize].push(k as u32);
-                    d.by_part[b as usize].push(k as u32);
-                    d.width_of(a as usize).max(d.width_of(b as usize))
-                }
+                Def::Pair(a, b) => d.add_pair(k, m, (a, b), &mut size)?,
                 Def::Scaled { index, coef } => {
-                    if index as usize >= params || coef == 0 {
-                        return Err(DictError::Scaled {
-                            rule: k,
-                            index,
-                            coef,
-                            twice: false,
-                        });
-                    }
-                    if d.scaled.insert((index, coef), r.m).is_some() {
-                        return Err(DictError::Scaled {
-                            rule: k,
-                            index,
-                            coef,
-                            twice: true,
-                        });
-                    }
+                    d.add_scaled(k, r.m, (index, coef), params)?;
                     size[m] = 1;
                     index as usize + 1
                 }
@@ -340,6 +271,70 @@ impl Dict {
             return Err(DictError::Undefined { slot: gap });
         }
         Ok(d)
+    }
+
+    /// Rule `k`, slot `m`, the pair of slots `a` and `b` (defined before it, not one slot
+    /// twice, not expanding to too many terms): records `m`'s expansion in `size` and the
+    /// pair under both parts; returns its width (the parts' widest).
+    fn add_pair(
+        &mut self,
+        k: usize,
+        m: usize,
+        (a, b): (u32, u32),
+        size: &mut [usize],
+    ) -> Result<usize, DictError> {
+        for part in [a as usize, b as usize] {
+            if self.rule_of.get(part).is_none_or(|&x| x == u32::MAX) {
+                return Err(DictError::PartUndefined { rule: k, part });
+            }
+        }
+        if a == b {
+            return Err(DictError::SameParts { rule: k, slot: a });
+        }
+        let n = size[a as usize] + size[b as usize];
+        if n > MAX_EXPANSION {
+            return Err(DictError::Expansion {
+                rule: k,
+                slot: m,
+                terms: n,
+            });
+        }
+        size[m] = n;
+        let need = m.max(a as usize).max(b as usize) + 1;
+        if self.by_part.len() < need {
+            self.by_part.resize(need, Vec::new());
+        }
+        self.by_part[a as usize].push(k as u32);
+        self.by_part[b as usize].push(k as u32);
+        Ok(self.width_of(a as usize).max(self.width_of(b as usize)))
+    }
+
+    /// Rule `k`, the scaled weight (`index`, `coef`) as `slot`: an index inside the layout of
+    /// `params` weights, a coefficient other than 0, a weight not scaled before.
+    fn add_scaled(
+        &mut self,
+        k: usize,
+        slot: u32,
+        (index, coef): (u16, i16),
+        params: usize,
+    ) -> Result<(), DictError> {
+        if index as usize >= params || coef == 0 {
+            return Err(DictError::Scaled {
+                rule: k,
+                index,
+                coef,
+                twice: false,
+            });
+        }
+        if self.scaled.insert((index, coef), slot).is_some() {
+            return Err(DictError::Scaled {
+                rule: k,
+                index,
+                coef,
+                twice: true,
+            });
+        }
+        Ok(())
     }
 
     /// The dictionary as bytes (for the cache file): the rule count, then three little-endian
@@ -435,6 +430,46 @@ impl Dict {
             }
         }
     }
+}
+
+/// The (index, coefficient) terms of `sample` inside a layout of `params` weights seen in at
+/// least `min` positions, most frequent first (ties by term), at most [`SCALED`] of them.
+fn frequent_terms(sample: &[Coefs], params: usize, min: u32) -> Vec<((u16, i16), u32)> {
+    let mut counted: HashMap<(u16, i16), u32> = HashMap::new();
+    for c in sample {
+        for &(i, v) in &c.terms {
+            if (i as usize) < params && v != 0 {
+                *counted.entry((i, v)).or_default() += 1;
+            }
+        }
+    }
+    let mut frequent: Vec<((u16, i16), u32)> =
+        counted.into_iter().filter(|&(_, n)| n >= min).collect();
+    frequent.sort_by_key(|&(t, n)| (Reverse(n), t));
+    frequent.truncate(SCALED);
+    frequent
+}
+
+/// The rules of `defs` (slot k defined by `defs[k]`) renumbered by how often each slot occurs
+/// in the rewritten positions `pos`, most frequent first (ties by slot).
+fn renumbered(defs: &[Def], pos: &[Vec<u32>]) -> Vec<Rule> {
+    let used = occurrences(pos, defs.len());
+    let mut order: Vec<usize> = (0..defs.len()).collect();
+    order.sort_by_key(|&k| (Reverse(used[k]), k));
+    let mut slot_of = vec![0u32; defs.len()];
+    for (next, &k) in order.iter().enumerate() {
+        slot_of[k] = next as u32;
+    }
+    defs.iter()
+        .enumerate()
+        .map(|(k, d)| Rule {
+            m: slot_of[k],
+            def: match *d {
+                Def::Pair(a, b) => Def::Pair(slot_of[a as usize], slot_of[b as usize]),
+                scaled => scaled,
+            },
+        })
+        .collect()
 }
 
 /// How many positions of `pos` hold each slot below `n`.

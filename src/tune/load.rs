@@ -9,6 +9,7 @@ use super::dict::{self, Dict};
 use super::error::Rejection;
 use super::record::Coefs;
 use super::store::Store;
+use super::tune_error::TuneError;
 use crate::plumbing::progress::{Reporter, Unit};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -39,7 +40,7 @@ pub struct Options {
 pub fn load(
     o: &Options,
     target: &(dyn Fn(&Record) -> f64 + Sync),
-) -> anyhow::Result<(Store, Store)> {
+) -> Result<(Store, Store), TuneError> {
     let Some(path) = &o.cache else {
         return build(o, target, None);
     };
@@ -68,12 +69,14 @@ pub fn load(
     }
     build(o, target, Some((path, &identity)))?;
     // SAFETY: as above; the file was just written by this process.
-    unsafe { cache::open(path, &identity, params) }
-        .map_err(|e| anyhow::anyhow!("{}: the cache just written: {e}", path.display()))
+    unsafe { cache::open(path, &identity, params) }.map_err(|source| TuneError::CacheWritten {
+        path: path.clone(),
+        source,
+    })
 }
 
 /// The identity text of a cache made from these options (see [`cache`]).
-fn identity(o: &Options) -> anyhow::Result<String> {
+fn identity(o: &Options) -> Result<String, TuneError> {
     let mut s = format!("format=sable-tune-records-v{}\n", cache::VERSION);
     s += &format!("layout {}\n", cache::layout_identity());
     for (i, p) in o.data.iter().enumerate() {
@@ -91,41 +94,15 @@ fn build(
     o: &Options,
     target: &(dyn Fn(&Record) -> f64 + Sync),
     cache: Option<(&PathBuf, &String)>,
-) -> anyhow::Result<(Store, Store)> {
-    let mut total = 0usize;
-    for path in &o.data {
-        let mut n = 0usize;
-        let skipped = dataset::for_each_in_file(path, o.skip_bad, |_| n += 1)?;
-        let note = if skipped == 0 {
-            String::new()
-        } else {
-            format!(" ({} skipped)", crate::report::plural(skipped, "bad line"))
-        };
-        eprintln!(
-            "{}: {}{note}",
-            path.display(),
-            crate::report::plural(n, "position")
-        );
-        total += n;
-    }
-    anyhow::ensure!(total > 0, "no positions to tune on");
+) -> Result<(Store, Store), TuneError> {
+    let total = count(o)?;
     let n_train = total - (total as f64 * o.valid).round() as usize;
     let t = Instant::now();
     let sink = match cache {
         Some((path, identity)) => Sink::File(cache::Writer::create(path, identity)?),
         None => Sink::Memory(vec![Store::new()]),
     };
-    let bar = Reporter::new(true, "tracing", Unit::POSITIONS, total as u64);
-    let mut tracer = Tracer {
-        qsearch: o.qsearch,
-        dict: None,
-        pending: Vec::with_capacity(WINDOW),
-        sink,
-        rejected: 0,
-        examples: Vec::new(),
-        bar,
-        error: None,
-    };
+    let mut tracer = Tracer::new(o.qsearch, sink, total);
     let mut i = 0usize;
     for path in &o.data {
         dataset::for_each_in_file(path, o.skip_bad, |mut r| {
@@ -145,15 +122,7 @@ fn build(
     if let Some(e) = tracer.error {
         return Err(e);
     }
-    if tracer.rejected > 0 {
-        eprintln!(
-            "{} rejected, e.g.:",
-            crate::report::plural(tracer.rejected, "position")
-        );
-        for e in tracer.examples.iter().take(5) {
-            eprintln!("  {e}");
-        }
-    }
+    tracer.report_rejected();
     let secs = t.elapsed().as_secs_f64();
     match tracer.sink {
         Sink::Memory(mut v) => {
@@ -168,6 +137,31 @@ fn build(
             Ok((Store::new(), Store::new()))
         }
     }
+}
+
+/// Counts the positions of every dataset, saying how many each holds (and skips); refuses
+/// datasets without a position.
+fn count(o: &Options) -> Result<usize, TuneError> {
+    let mut total = 0usize;
+    for path in &o.data {
+        let mut n = 0usize;
+        let skipped = dataset::for_each_in_file(path, o.skip_bad, |_| n += 1)?;
+        let note = if skipped == 0 {
+            String::new()
+        } else {
+            format!(" ({} skipped)", crate::report::plural(skipped, "bad line"))
+        };
+        eprintln!(
+            "{}: {}{note}",
+            path.display(),
+            crate::report::plural(n, "position")
+        );
+        total += n;
+    }
+    if total == 0 {
+        return Err(TuneError::NoPositions);
+    }
+    Ok(total)
 }
 
 fn report_traced(train: &Store, valid: &Store, secs: f64) {
@@ -214,10 +208,37 @@ struct Tracer {
     examples: Vec<Rejection>,
     bar: Reporter,
     /// The first write error (later windows are dropped; the caller reports it).
-    error: Option<anyhow::Error>,
+    error: Option<TuneError>,
 }
 
 impl Tracer {
+    /// A tracer of `total` positions into `sink`, with its bar.
+    fn new(qsearch: bool, sink: Sink, total: usize) -> Tracer {
+        Tracer {
+            qsearch,
+            dict: None,
+            pending: Vec::with_capacity(WINDOW),
+            sink,
+            rejected: 0,
+            examples: Vec::new(),
+            bar: Reporter::new(true, "tracing", Unit::POSITIONS, total as u64),
+            error: None,
+        }
+    }
+
+    /// Says how many positions were left out, with a few of them.
+    fn report_rejected(&self) {
+        if self.rejected > 0 {
+            eprintln!(
+                "{} rejected, e.g.:",
+                crate::report::plural(self.rejected, "position")
+            );
+            for e in self.examples.iter().take(5) {
+                eprintln!("  {e}");
+            }
+        }
+    }
+
     fn add(&mut self, r: Record) {
         self.pending.push(r);
         if self.pending.len() >= WINDOW {

@@ -18,3 +18,6 @@ pub mod record;
 pub mod run;
 pub mod store;
 pub mod terms;
+pub mod tune_error;
+
+pub use tune_error::TuneError;

@@ -5,8 +5,8 @@ use super::adam::Adam;
 use super::kernel;
 use super::model::{self, Dense};
 use super::store::Store;
+use super::tune_error::TuneError;
 use crate::plumbing::progress::{Describe, Progress};
-use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -82,16 +82,25 @@ pub struct Best {
 
 impl Checkpoint {
     /// Writes the checkpoint as JSON (through a temporary file, so a crash never leaves half a file).
-    pub fn save(&self, path: &Path) -> anyhow::Result<()> {
-        crate::plumbing::atomic::write(path, serde_json::to_vec(self)?)?;
+    pub fn save(&self, path: &Path) -> Result<(), TuneError> {
+        let json = serde_json::to_vec(self).map_err(|source| TuneError::Json {
+            context: format!("{}: the checkpoint as JSON", path.display()),
+            source,
+        })?;
+        crate::plumbing::atomic::write(path, json)?;
         Ok(())
     }
 
     /// Reads a checkpoint written by [`Checkpoint::save`].
-    pub fn load(path: &Path) -> anyhow::Result<Checkpoint> {
-        let text = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-        serde_json::from_slice(&text)
-            .with_context(|| format!("{}: not a tuner checkpoint", path.display()))
+    pub fn load(path: &Path) -> Result<Checkpoint, TuneError> {
+        let text = std::fs::read(path).map_err(|source| TuneError::Io {
+            context: format!("reading {}", path.display()),
+            source,
+        })?;
+        serde_json::from_slice(&text).map_err(|source| TuneError::Json {
+            context: format!("{}: not a tuner checkpoint", path.display()),
+            source,
+        })
     }
 }
 
@@ -117,30 +126,15 @@ pub fn run(
     cfg: &Config,
     mut state: Checkpoint,
     progress: &mut dyn Progress<EpochStat>,
-) -> anyhow::Result<Checkpoint> {
+) -> Result<Checkpoint, TuneError> {
+    check_fit(train, valid, cfg, &state)?;
     let n = state.weights.len();
-    anyhow::ensure!(
-        cfg.frozen.len() == n,
-        "frozen mask has {} entries for {n} weights",
-        cfg.frozen.len()
-    );
-    anyhow::ensure!(
-        state.sizes == (train.len(), valid.len()),
-        "checkpoint was made on {:?} training/validation positions, this run has {:?}",
-        state.sizes,
-        (train.len(), valid.len())
-    );
     let mut w: Box<Dense> = model::to_dense(&state.weights)?;
     let anchor = state
         .anchor
         .get_or_insert_with(|| state.weights.clone())
         .clone();
     let mut grad = model::zero_dense();
-    let batch = if cfg.batch == 0 {
-        train.len().max(1)
-    } else {
-        cfg.batch
-    };
     state.adam.lr = cfg.lr;
     if state.best.is_none() && !valid.is_empty() {
         // the starting point is a candidate too: tuning may not beat it
@@ -153,21 +147,7 @@ pub fn run(
     }
     while state.epoch < cfg.epochs {
         let t0 = Instant::now();
-        let mut sum = 0.0;
-        let mut start = 0;
-        while start < train.len() {
-            let end = (start + batch).min(train.len());
-            let l = kernel::loss_and_grad(train, &w, state.k, start..end, &mut grad[..n])?;
-            sum += l * (end - start) as f64;
-            if cfg.l2 > 0.0 {
-                for ((g, x), a) in grad[..n].iter_mut().zip(&w[..n]).zip(&anchor) {
-                    g[0] += 2.0 * cfg.l2 * (x[0] - a[0]);
-                    g[1] += 2.0 * cfg.l2 * (x[1] - a[1]);
-                }
-            }
-            state.adam.step(&mut w[..n], &grad[..n], &cfg.frozen);
-            start = end;
-        }
+        let sum = epoch(train, cfg, &mut state, (&mut w, &mut grad), &anchor)?;
         let secs = t0.elapsed().as_secs_f64();
         state.epoch += 1;
         let stat = EpochStat {
@@ -182,22 +162,83 @@ pub fn run(
         };
         progress.step(stat.epoch as u64, &stat);
         state.weights.copy_from_slice(&w[..n]);
-        if stat.valid < state.best.as_ref().map_or(f64::INFINITY, |b| b.valid) {
-            state.best = Some(Best {
-                epoch: stat.epoch,
-                valid: stat.valid,
-                weights: state.weights.clone(),
-            });
-        }
-        state.history.push(stat);
-        if let Some(path) = &cfg.checkpoint {
-            if state.epoch.is_multiple_of(cfg.checkpoint_every.max(1)) || state.epoch == cfg.epochs
-            {
-                state.save(path)?;
-            }
-        }
+        keep(&mut state, stat, cfg)?;
     }
     Ok(state)
+}
+
+/// Refuses a frozen mask or a checkpoint that does not fit the weights and the data.
+fn check_fit(
+    train: &Store,
+    valid: &Store,
+    cfg: &Config,
+    state: &Checkpoint,
+) -> Result<(), TuneError> {
+    let n = state.weights.len();
+    if cfg.frozen.len() != n {
+        return Err(TuneError::FrozenMask {
+            entries: cfg.frozen.len(),
+            weights: n,
+        });
+    }
+    if state.sizes != (train.len(), valid.len()) {
+        return Err(TuneError::CheckpointSizes {
+            made: state.sizes,
+            now: (train.len(), valid.len()),
+        });
+    }
+    Ok(())
+}
+
+/// One pass over the training positions, an Adam step a batch, on the dense weights `w` with
+/// `grad` as the gradient's room; returns the summed loss (the mean times the positions).
+fn epoch(
+    train: &Store,
+    cfg: &Config,
+    state: &mut Checkpoint,
+    (w, grad): (&mut Dense, &mut Dense),
+    anchor: &[[f64; 2]],
+) -> Result<f64, TuneError> {
+    let n = state.weights.len();
+    let batch = if cfg.batch == 0 {
+        train.len().max(1)
+    } else {
+        cfg.batch
+    };
+    let mut sum = 0.0;
+    let mut start = 0;
+    while start < train.len() {
+        let end = (start + batch).min(train.len());
+        let l = kernel::loss_and_grad(train, w, state.k, start..end, &mut grad[..n])?;
+        sum += l * (end - start) as f64;
+        if cfg.l2 > 0.0 {
+            for ((g, x), a) in grad[..n].iter_mut().zip(&w[..n]).zip(anchor) {
+                g[0] += 2.0 * cfg.l2 * (x[0] - a[0]);
+                g[1] += 2.0 * cfg.l2 * (x[1] - a[1]);
+            }
+        }
+        state.adam.step(&mut w[..n], &grad[..n], &cfg.frozen);
+        start = end;
+    }
+    Ok(sum)
+}
+
+/// Keeps an epoch: the best weights so far, the history, the checkpoint when one is due.
+fn keep(state: &mut Checkpoint, stat: EpochStat, cfg: &Config) -> Result<(), TuneError> {
+    if stat.valid < state.best.as_ref().map_or(f64::INFINITY, |b| b.valid) {
+        state.best = Some(Best {
+            epoch: stat.epoch,
+            valid: stat.valid,
+            weights: state.weights.clone(),
+        });
+    }
+    state.history.push(stat);
+    if let Some(path) = &cfg.checkpoint {
+        if state.epoch.is_multiple_of(cfg.checkpoint_every.max(1)) || state.epoch == cfg.epochs {
+            state.save(path)?;
+        }
+    }
+    Ok(())
 }
 
 /// A fresh state at `init` for the given data sizes.

@@ -1,8 +1,8 @@
 //! Outputs of a tuning run: the weights as engine `Params`, and the loss curve (CSV and SVG).
 
 use super::optimise::EpochStat;
+use super::tune_error::TuneError;
 use crate::report::plot::LineChart;
-use anyhow::Context;
 use sable::eval::{Params, S};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -38,15 +38,19 @@ pub fn curve_csv(h: &[EpochStat]) -> String {
 }
 
 /// Writes the loss curve picture (SVG) and its data (CSV beside it, same stem).
-pub fn write_curve(h: &[EpochStat], svg: &Path) -> anyhow::Result<()> {
+pub fn write_curve(h: &[EpochStat], svg: &Path) -> Result<(), TuneError> {
     let csv = svg.with_extension("csv");
-    std::fs::write(&csv, curve_csv(h)).with_context(|| format!("writing {}", csv.display()))?;
+    std::fs::write(&csv, curve_csv(h)).map_err(|source| TuneError::Io {
+        context: format!("writing {}", csv.display()),
+        source,
+    })?;
     let train = h.iter().map(|e| (e.epoch as f64, e.train)).collect();
     let valid = h.iter().map(|e| (e.epoch as f64, e.valid)).collect();
     LineChart::new("Texel tuning: mean squared error", "epoch", "loss")
         .series("training", train)
         .series("validation", valid)
-        .write(svg)
+        .write(svg)?;
+    Ok(())
 }
 
 #[cfg(test)]

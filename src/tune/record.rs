@@ -165,53 +165,11 @@ pub fn encode(
     dict: &Dict,
     out: &mut Vec<u8>,
 ) -> Result<usize, RecordError> {
-    if !(0..=PHASE_MAX).contains(&c.phase) {
-        return Err(RecordError::Phase(c.phase));
-    }
-    if !(0..=SCALE_MAX).contains(&c.scale) {
-        return Err(RecordError::Scale(c.scale));
-    }
-    if !(0.0..=1.0).contains(&result) {
-        return Err(RecordError::Result(result));
-    }
-    let fixed = i16::try_from(c.fixed).map_err(|_| RecordError::Fixed(c.fixed))?;
-    if let Some(&(i, _)) = c.terms.iter().find(|t| t.0 as usize >= MAX_PARAMS) {
-        return Err(RecordError::Index(i));
-    }
+    let fixed = check_header(c, result)?;
     let terms = merged(c.terms.clone());
-    let (mut slots, mut chain, mut others) = (Vec::new(), Vec::new(), Vec::new());
-    let mut cur_other = 0usize;
-    for &(i, v) in &terms {
-        let i = i as usize;
-        if let Some(s) = dict.scaled(i as u16, v) {
-            slots.push(s);
-        } else {
-            // split coefficients beyond i8 into parts of at most 127 in magnitude
-            let mut v = v;
-            while v != 0 {
-                let part = v.clamp(-127, 127);
-                let mut gap = i - cur_other;
-                while gap > u8::MAX as usize {
-                    others.extend([u8::MAX, 0]);
-                    gap -= u8::MAX as usize;
-                }
-                others.extend([gap as u8, part as i8 as u8]);
-                cur_other = i;
-                v -= part;
-            }
-        }
-    }
+    let (mut slots, others) = split_terms(&terms, dict);
     dict.apply(&mut slots);
-    let (mut cur, mut far) = (0usize, Vec::new());
-    for &slot in &slots {
-        let slot = slot as usize;
-        if slot - cur > u8::MAX as usize || !far.is_empty() {
-            far.extend((slot as u16).to_le_bytes());
-        } else {
-            chain.push((slot - cur) as u8);
-            cur = slot;
-        }
-    }
+    let (chain, far) = chain_and_far(&slots);
     if far.len() / 2 > MAX_FAR {
         return Err(RecordError::FarTerms(far.len() / 2));
     }
@@ -246,6 +204,71 @@ pub fn encode(
         return Err(RecordError::TooLong(len));
     }
     Ok(terms.last().map_or(0, |t| t.0 as usize + 1))
+}
+
+/// The fixed part of `c` as a record holds it, once phase, scale, result, fixed part and every
+/// index are in range.
+fn check_header(c: &Coefs, result: f64) -> Result<i16, RecordError> {
+    if !(0..=PHASE_MAX).contains(&c.phase) {
+        return Err(RecordError::Phase(c.phase));
+    }
+    if !(0..=SCALE_MAX).contains(&c.scale) {
+        return Err(RecordError::Scale(c.scale));
+    }
+    if !(0.0..=1.0).contains(&result) {
+        return Err(RecordError::Result(result));
+    }
+    let fixed = i16::try_from(c.fixed).map_err(|_| RecordError::Fixed(c.fixed))?;
+    if let Some(&(i, _)) = c.terms.iter().find(|t| t.0 as usize >= MAX_PARAMS) {
+        return Err(RecordError::Index(i));
+    }
+    Ok(fixed)
+}
+
+/// The merged terms as the dictionary's scaled slots, and the bytes of the other terms: pairs
+/// of (gap from the previous other index, coefficient), a coefficient beyond `i8` split into
+/// parts of at most 127 and a gap beyond a byte into steps of 255 with coefficient 0.
+fn split_terms(terms: &[(u16, i16)], dict: &Dict) -> (Vec<u32>, Vec<u8>) {
+    let (mut slots, mut others) = (Vec::new(), Vec::new());
+    let mut cur_other = 0usize;
+    for &(i, v) in terms {
+        let i = i as usize;
+        if let Some(s) = dict.scaled(i as u16, v) {
+            slots.push(s);
+        } else {
+            // split coefficients beyond i8 into parts of at most 127 in magnitude
+            let mut v = v;
+            while v != 0 {
+                let part = v.clamp(-127, 127);
+                let mut gap = i - cur_other;
+                while gap > u8::MAX as usize {
+                    others.extend([u8::MAX, 0]);
+                    gap -= u8::MAX as usize;
+                }
+                others.extend([gap as u8, part as i8 as u8]);
+                cur_other = i;
+                v -= part;
+            }
+        }
+    }
+    (slots, others)
+}
+
+/// The slots as a chain of one-byte gaps, and after the first gap beyond a byte every further
+/// slot as two bytes (the far slots).
+fn chain_and_far(slots: &[u32]) -> (Vec<u8>, Vec<u8>) {
+    let (mut chain, mut far) = (Vec::new(), Vec::new());
+    let mut cur = 0usize;
+    for &slot in slots {
+        let slot = slot as usize;
+        if slot - cur > u8::MAX as usize || !far.is_empty() {
+            far.extend((slot as u16).to_le_bytes());
+        } else {
+            chain.push((slot - cur) as u8);
+            cur = slot;
+        }
+    }
+    (chain, far)
 }
 
 /// Decodes the record of `len` bytes at byte `at` of bytes already checked by [`decode`] (a

@@ -5,10 +5,10 @@
 use super::adopt::{self, SprtEvidence};
 pub use super::error::InitError;
 use super::optimise::{self, Checkpoint, Config};
+use super::tune_error::TuneError;
 use super::{dataset, kernel, kfit, load, model, output, store::Store};
 use crate::plumbing::progress::{Reporter, Unit};
 use crate::stats::elo::elo_to_score;
-use anyhow::Context;
 use sable::eval::Params;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -147,7 +147,7 @@ pub struct Summary {
 
 /// Loads the positions (from the text, or from the `--cache` file), shuffled for mini-batches
 /// and replicated for `--replicate`.
-fn load(o: &Options) -> anyhow::Result<(Store, Store)> {
+fn load(o: &Options) -> Result<(Store, Store), TuneError> {
     let lo = load::Options {
         data: o.data.clone(),
         skip_bad: o.skip_bad,
@@ -178,14 +178,14 @@ fn load(o: &Options) -> anyhow::Result<(Store, Store)> {
 }
 
 /// The frozen mask from `--freeze` group names (unknown names are an error listing the groups).
-fn frozen_mask(groups: &[String]) -> anyhow::Result<Vec<bool>> {
+fn frozen_mask(groups: &[String]) -> Result<Vec<bool>, TuneError> {
     let n = Params::len();
     let all: std::collections::BTreeSet<&str> = (0..n).map(Params::group).collect();
-    for g in groups {
-        anyhow::ensure!(
-            all.contains(g.as_str()),
-            "unknown group `{g}` for --freeze (groups: {all:?})"
-        );
+    if let Some(g) = groups.iter().find(|g| !all.contains(g.as_str())) {
+        return Err(TuneError::UnknownGroup {
+            group: g.clone(),
+            groups: all.iter().map(|g| g.to_string()).collect(),
+        });
     }
     Ok((0..n)
         .map(|i| groups.iter().any(|g| g == Params::group(i)))
@@ -194,39 +194,21 @@ fn frozen_mask(groups: &[String]) -> anyhow::Result<Vec<bool>> {
 
 /// Runs the tuning described by `o` on the current rayon pool; writes the outputs and returns
 /// what it did.
-pub fn run(o: &Options) -> anyhow::Result<Summary> {
+pub fn run(o: &Options) -> Result<Summary, TuneError> {
     guard_init(o)?;
     guard_emit(o)?;
-    anyhow::ensure!((0.0..1.0).contains(&o.valid), "--valid must be in [0, 1)");
+    if !(0.0..1.0).contains(&o.valid) {
+        return Err(TuneError::ValidFraction);
+    }
     let threads = rayon::current_num_threads();
     let (train, valid) = load(o)?;
     let n = Params::len();
-    anyhow::ensure!(
-        train.width().max(valid.width()) <= n,
-        "the trace uses a parameter index beyond Params::len() = {n}"
-    );
-    let init = match &o.init {
-        Init::Current => output::to_f64(&Params::default()),
-        Init::Material => output::to_f64(&Params::material_only()),
-        Init::Zero => vec![[0.0; 2]; n],
-        Init::File(path) => output::to_f64(&Params::load(path)?),
-    };
+    if train.width().max(valid.width()) > n {
+        return Err(TuneError::IndexBeyond { n });
+    }
+    let init = initial_weights(&o.init, n)?;
     let frozen = frozen_mask(&o.freeze)?;
-    let state = if o.resume {
-        let path = o
-            .checkpoint
-            .as_ref()
-            .context("resuming needs a checkpoint file")?;
-        let c = Checkpoint::load(path)?;
-        eprintln!("resuming {} at epoch {}", path.display(), c.epoch);
-        c
-    } else {
-        let k = match o.k {
-            Some(k) => k,
-            None => fit_k(&train)?,
-        };
-        optimise::fresh(init, k, o.lr, (train.len(), valid.len()))
-    };
+    let state = start_state(o, init, &train, &valid)?;
     report_start(&train, &valid, &state)?;
     report_data_per_weight(train.len(), &frozen);
     let cfg = Config {
@@ -256,10 +238,44 @@ pub fn run(o: &Options) -> anyhow::Result<Summary> {
     finish(o, &train, &valid, done, timing)
 }
 
+/// The `--init` weights, `n` of them.
+fn initial_weights(init: &Init, n: usize) -> Result<Vec<[f64; 2]>, TuneError> {
+    Ok(match init {
+        Init::Current => output::to_f64(&Params::default()),
+        Init::Material => output::to_f64(&Params::material_only()),
+        Init::Zero => vec![[0.0; 2]; n],
+        Init::File(path) => output::to_f64(&Params::load(path)?),
+    })
+}
+
+/// The state the epochs start from: the checkpoint with `--resume`, else `init` with K given
+/// or fitted.
+fn start_state(
+    o: &Options,
+    init: Vec<[f64; 2]>,
+    train: &Store,
+    valid: &Store,
+) -> Result<Checkpoint, TuneError> {
+    if o.resume {
+        let path = o
+            .checkpoint
+            .as_ref()
+            .ok_or(TuneError::ResumeWithoutCheckpoint)?;
+        let c = Checkpoint::load(path)?;
+        eprintln!("resuming {} at epoch {}", path.display(), c.epoch);
+        return Ok(c);
+    }
+    let k = match o.k {
+        Some(k) => k,
+        None => fit_k(train)?,
+    };
+    Ok(optimise::fresh(init, k, o.lr, (train.len(), valid.len())))
+}
+
 /// Refuses a run whose outputs include its own `--init` weights file (the default `-o
 /// tuned.json` after `--init tuned.json`, say), unless `--overwrite-init`: the tuning's input
 /// would be lost the moment the run ends, and a run to compare with could not be repeated.
-fn guard_init(o: &Options) -> anyhow::Result<()> {
+fn guard_init(o: &Options) -> Result<(), TuneError> {
     let Init::File(init) = &o.init else {
         return Ok(());
     };
@@ -281,12 +297,10 @@ fn guard_init(o: &Options) -> anyhow::Result<()> {
     };
     for (flag, path) in outputs {
         if let Some(path) = path.filter(|p| same(p)) {
-            anyhow::bail!(
-                "{flag} {} is the --init weights file: the run would overwrite its own input. \
-                 Write elsewhere (e.g. -o tuned2.json; -o defaults to tuned.json), or pass \
-                 --overwrite-init to replace it",
-                path.display()
-            );
+            return Err(TuneError::OverwritesInit {
+                flag,
+                path: path.display().to_string(),
+            });
         }
     }
     Ok(())
@@ -307,7 +321,7 @@ pub enum Adoption {
 /// ones (or the user says `--unverified`), before any position is loaded. With evidence, the
 /// weights compiled in are the `--init` file's, unchanged (`--epochs 0`): weights this run
 /// makes cannot have been SPRT-ed yet. A refusal for want of a won SPRT is an [`AdoptError`].
-fn guard_emit(o: &Options) -> anyhow::Result<()> {
+fn guard_emit(o: &Options) -> Result<(), TuneError> {
     let Some(target) = &o.emit_rust else {
         return Ok(());
     };
@@ -320,33 +334,26 @@ fn guard_emit(o: &Options) -> anyhow::Result<()> {
             );
             return Ok(());
         }
-        Adoption::Required => anyhow::bail!(
-            "--emit-rust replaces the engine's compiled-in defaults; it needs the results of an \
-             SPRT that the weights won against the shipped engine: `harness sprt --engine \
-             cmd=target/release/sable name=tuned option.EvalFile=$PWD/tuned.json --engine \
-             cmd=target/release/sable name=shipped --each nodes=10000 --elo0 0 --elo1 5 \
-             --results tuned-sprt.json`, then `harness tune DATA --init tuned.json --epochs 0 \
-             -o data/tuned.json --force --emit-rust {} --sprt tuned-sprt.json` (or --unverified \
-             to skip the check)",
-            target.display()
-        ),
+        Adoption::Required => {
+            return Err(TuneError::EmitNeedsSprt {
+                target: target.display().to_string(),
+            })
+        }
         Adoption::Evidence(e) => e,
     };
     let Init::File(init) = &o.init else {
-        anyhow::bail!(
-            "--sprt checks the --init weights file that the SPRT played (--init tuned.json), \
-             not --init {:?}",
-            o.init
-        );
+        return Err(TuneError::SprtInitNotFile {
+            init: format!("{:?}", o.init),
+        });
     };
-    anyhow::ensure!(
-        o.epochs == 0 && !o.resume,
-        "--sprt vouches for the --init weights as they are; this run would tune them further \
-         (--epochs {}), and weights it makes have not been SPRT-ed: use --epochs 0",
-        o.epochs
-    );
+    if o.epochs != 0 || o.resume {
+        return Err(TuneError::SprtTunesFurther { epochs: o.epochs });
+    }
     let weights = Params::load(init)?;
-    let cwd = std::env::current_dir()?;
+    let cwd = std::env::current_dir().map_err(|source| TuneError::Io {
+        context: "the current directory".into(),
+        source,
+    })?;
     adopt::check(evidence, &weights, &cwd)?;
     adopt::check_defaults_file(target)?;
     eprintln!(
@@ -362,7 +369,7 @@ fn guard_emit(o: &Options) -> anyhow::Result<()> {
 }
 
 /// Fits K on the training set at the engine's current weights, and says so.
-fn fit_k(train: &Store) -> anyhow::Result<f64> {
+fn fit_k(train: &Store) -> Result<f64, TuneError> {
     let w = model::to_dense(&output::to_f64(&Params::default()))?;
     let evals = kernel::evals(train, &w, 0..train.len())?;
     let results = train.results();
@@ -371,7 +378,7 @@ fn fit_k(train: &Store) -> anyhow::Result<f64> {
     Ok(k)
 }
 
-fn report_start(train: &Store, valid: &Store, st: &Checkpoint) -> anyhow::Result<()> {
+fn report_start(train: &Store, valid: &Store, st: &Checkpoint) -> Result<(), TuneError> {
     let w = model::to_dense(&st.weights)?;
     eprintln!(
         "{} training + {} validation positions, {} weights, K = {:.4}; starting loss {:.6} (validation {:.6})",
@@ -447,13 +454,7 @@ fn finish(
     valid: &Store,
     done: Checkpoint,
     tm: Timing,
-) -> anyhow::Result<Summary> {
-    let Timing {
-        epochs,
-        secs,
-        cpu,
-        threads,
-    } = tm;
+) -> Result<Summary, TuneError> {
     let chosen = match (&done.best, o.last) {
         (Some(b), false) => {
             println!(
@@ -466,7 +467,27 @@ fn finish(
     };
     let chosen = chosen.clone();
     let w = model::to_dense(&chosen)?;
-    let params = output::to_params(&chosen);
+    write_outputs(o, &output::to_params(&chosen), &done)?;
+    println!("K                {:.4}", done.k);
+    let losses = (
+        kernel::loss(train, &w, done.k, 0..train.len())?,
+        kernel::loss(valid, &w, done.k, 0..valid.len())?,
+    );
+    println!("training loss    {:.6}", losses.0);
+    println!("validation loss  {:.6}", losses.1);
+    report_speed(train, valid, &tm);
+    println!("weights          {}", o.out.display());
+    Ok(Summary {
+        written: chosen,
+        state: done,
+        losses,
+        sizes: (train.len(), valid.len()),
+    })
+}
+
+/// Writes the weights (JSON, and the Rust defaults with `--emit-rust`) and the loss curve, and
+/// prints the tables with `--tables`.
+fn write_outputs(o: &Options, params: &Params, done: &Checkpoint) -> Result<(), TuneError> {
     // Both may replace files the user keeps (--overwrite-init, a source file): whole or not.
     crate::plumbing::atomic::write(&o.out, params.to_json())?;
     if let Some(p) = &o.emit_rust {
@@ -478,14 +499,18 @@ fn finish(
     if o.tables {
         println!("{}", params.display_tables());
     }
+    Ok(())
+}
+
+/// Prints the epochs' speed (wall and CPU time, per thread) and the memory the positions took.
+fn report_speed(train: &Store, valid: &Store, tm: &Timing) {
+    let Timing {
+        epochs,
+        secs,
+        cpu,
+        threads,
+    } = *tm;
     let per_epoch = secs / epochs.max(1) as f64;
-    println!("K                {:.4}", done.k);
-    let losses = (
-        kernel::loss(train, &w, done.k, 0..train.len())?,
-        kernel::loss(valid, &w, done.k, 0..valid.len())?,
-    );
-    println!("training loss    {:.6}", losses.0);
-    println!("validation loss  {:.6}", losses.1);
     println!(
         "epochs           {} in {:.2}s ({:.4}s/epoch, {:.2} M pos/s on {} threads = {:.2} M pos/s/thread)",
         epochs,
@@ -511,13 +536,6 @@ fn finish(
     if let Some(note) = load::resident_note() {
         println!("resident         {note}");
     }
-    println!("weights          {}", o.out.display());
-    Ok(Summary {
-        written: chosen,
-        state: done,
-        losses,
-        sizes: (train.len(), valid.len()),
-    })
 }
 
 #[cfg(test)]

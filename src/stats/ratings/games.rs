@@ -3,7 +3,7 @@
 
 use super::RatedGame;
 use crate::game::pgn::PgnReader;
-use anyhow::Context as _;
+use crate::stats::error::StatsError;
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -26,7 +26,7 @@ impl PgnGames {
     /// Reads every game of `path`. Two games are one colour-swapped pair when they come from
     /// the same file and event, share the round before its dot (our `Round "12.1"` and
     /// `"12.2"`), the start position and the two players, with colours swapped.
-    pub fn read(&mut self, path: &Path) -> anyhow::Result<()> {
+    pub fn read(&mut self, path: &Path) -> Result<(), StatsError> {
         let mut index: HashMap<String, usize> = self
             .names
             .iter()
@@ -34,7 +34,11 @@ impl PgnGames {
             .map(|(i, n)| (n.clone(), i))
             .collect();
         for (k, game) in PgnReader::open(path)?.enumerate() {
-            let game = game.with_context(|| format!("{}: game {}", path.display(), k + 1))?;
+            let game = game.map_err(|source| StatsError::Game {
+                path: path.to_owned(),
+                number: k + 1,
+                source,
+            })?;
             let (Some(white), Some(black)) = (game.tag("White"), game.tag("Black")) else {
                 self.unnamed += 1;
                 continue;

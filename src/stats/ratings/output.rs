@@ -1,6 +1,7 @@
 //! The rating list as a table for the terminal and as CSV.
 
-use super::{Model, RatingList};
+use super::{GroupFit, Model, RatingList};
+use crate::stats::error::StatsError;
 use std::fmt::Write as _;
 
 /// Longest name shown in full in the LOS matrix's columns.
@@ -32,77 +33,87 @@ pub fn table(list: &RatingList) -> String {
         .unwrap_or(4)
         .max(4);
     for (gi, g) in list.groups.iter().enumerate() {
-        if list.groups.len() > 1 {
-            let _ = writeln!(
-                out,
-                "\nGroup {} ({})",
-                gi + 1,
-                crate::report::plural(g.engines, "engine")
-            );
-        }
-        let _ = writeln!(
-            out,
-            "{:>4}  {:<width$}  {:>8}  {:>7}  {:>6}  {:>7}  {:>7}",
-            "rank", "name", "elo", "+/-", "games", "score", "draws"
-        );
-        for (rank, e) in list.engines.iter().filter(|e| e.group == gi).enumerate() {
-            let error = e.error.map_or("-".to_owned(), |x| format!("{x:.1}"));
-            let mark = if e.capped { " (infinite: capped)" } else { "" };
-            let _ = writeln!(
-                out,
-                "{:>4}  {:<width$}  {:>8.1}  {:>7}  {:>6}  {:>7}  {:>7}{mark}",
-                rank + 1,
-                e.name,
-                e.rating,
-                error,
-                e.games,
-                percent(e.points / e.games.max(1) as f64),
-                percent(e.draws as f64 / e.games.max(1) as f64),
-            );
-        }
-        if list.model == Model::Davidson {
-            let _ = writeln!(
-                out,
-                "Anchor: {}; white advantage {:.1} +/- {:.1} Elo; draws between equal engines {} \
-                 (nu {:.3})",
-                g.anchor,
-                g.white_advantage[0],
-                g.white_advantage[1],
-                percent(g.draw_nu / (2.0 + g.draw_nu)),
-                g.draw_nu
-            );
-        } else {
-            let _ = writeln!(out, "Anchor: {}", g.anchor);
-        }
+        group_table(&mut out, list, gi, g, width);
     }
     for note in &list.notes {
         let _ = writeln!(out, "Note: {note}");
     }
-    let n = list.engines.len();
-    if (2..=MATRIX_MAX).contains(&n) {
-        let _ = writeln!(out, "\nLikelihood of superiority (row better than column):");
-        let short = |s: &str| s.chars().take(COLUMN).collect::<String>();
-        let _ = write!(out, "{:<width$}", "");
-        for e in &list.engines {
-            let _ = write!(out, "  {:>COLUMN$}", short(&e.name));
-        }
-        out.push('\n');
-        for (i, e) in list.engines.iter().enumerate() {
-            let _ = write!(out, "{:<width$}", e.name);
-            for j in 0..n {
-                let cell = list.los[i][j].map_or("-".to_owned(), percent);
-                let _ = write!(out, "  {cell:>COLUMN$}");
-            }
-            out.push('\n');
-        }
+    if (2..=MATRIX_MAX).contains(&list.engines.len()) {
+        los_matrix(&mut out, list, width);
     }
     out
+}
+
+/// One group's rows (with its heading when there are several groups) and its anchor line.
+fn group_table(out: &mut String, list: &RatingList, gi: usize, g: &GroupFit, width: usize) {
+    if list.groups.len() > 1 {
+        let _ = writeln!(
+            out,
+            "\nGroup {} ({})",
+            gi + 1,
+            crate::report::plural(g.engines, "engine")
+        );
+    }
+    let _ = writeln!(
+        out,
+        "{:>4}  {:<width$}  {:>8}  {:>7}  {:>6}  {:>7}  {:>7}",
+        "rank", "name", "elo", "+/-", "games", "score", "draws"
+    );
+    for (rank, e) in list.engines.iter().filter(|e| e.group == gi).enumerate() {
+        let error = e.error.map_or("-".to_owned(), |x| format!("{x:.1}"));
+        let mark = if e.capped { " (infinite: capped)" } else { "" };
+        let _ = writeln!(
+            out,
+            "{:>4}  {:<width$}  {:>8.1}  {:>7}  {:>6}  {:>7}  {:>7}{mark}",
+            rank + 1,
+            e.name,
+            e.rating,
+            error,
+            e.games,
+            percent(e.points / e.games.max(1) as f64),
+            percent(e.draws as f64 / e.games.max(1) as f64),
+        );
+    }
+    if list.model == Model::Davidson {
+        let _ = writeln!(
+            out,
+            "Anchor: {}; white advantage {:.1} +/- {:.1} Elo; draws between equal engines {} \
+             (nu {:.3})",
+            g.anchor,
+            g.white_advantage[0],
+            g.white_advantage[1],
+            percent(g.draw_nu / (2.0 + g.draw_nu)),
+            g.draw_nu
+        );
+    } else {
+        let _ = writeln!(out, "Anchor: {}", g.anchor);
+    }
+}
+
+/// The likelihood of superiority of every engine (row) over every other (column).
+fn los_matrix(out: &mut String, list: &RatingList, width: usize) {
+    let n = list.engines.len();
+    let _ = writeln!(out, "\nLikelihood of superiority (row better than column):");
+    let short = |s: &str| s.chars().take(COLUMN).collect::<String>();
+    let _ = write!(out, "{:<width$}", "");
+    for e in &list.engines {
+        let _ = write!(out, "  {:>COLUMN$}", short(&e.name));
+    }
+    out.push('\n');
+    for (i, e) in list.engines.iter().enumerate() {
+        let _ = write!(out, "{:<width$}", e.name);
+        for j in 0..n {
+            let cell = list.los[i][j].map_or("-".to_owned(), percent);
+            let _ = write!(out, "  {cell:>COLUMN$}");
+        }
+        out.push('\n');
+    }
 }
 
 /// One row per engine: rank, name, rating, error, games, points, draws, group (from 0, as in the
 /// JSON), capped, then
 /// its LOS against every engine in list order (empty where not defined).
-pub fn csv(list: &RatingList) -> anyhow::Result<String> {
+pub fn csv(list: &RatingList) -> Result<String, StatsError> {
     let mut w = ::csv::Writer::from_writer(Vec::new());
     let mut header: Vec<String> = [
         "rank", "name", "elo", "error", "games", "points", "draws", "group", "capped",
@@ -132,5 +143,9 @@ pub fn csv(list: &RatingList) -> anyhow::Result<String> {
         );
         w.write_record(&row)?;
     }
-    Ok(String::from_utf8(w.into_inner()?)?)
+    let bytes = w
+        .into_inner()
+        .map_err(|e| csv::Error::from(e.into_error()))?;
+    // Every field is a `String` or a number: the bytes are UTF-8.
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
