@@ -85,64 +85,70 @@ fn parse_args() -> Result<Faults, String> {
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
-        if flag == "--no-uciok" {
-            f.no_uciok = true;
-            continue;
-        }
-        if flag == "--chess960" {
-            f.chess960 = true;
-            continue;
-        }
-        if flag == "--deterministic" {
-            f.deterministic = true;
-            continue;
-        }
-        if flag == "--no-readyok" {
-            f.no_readyok = true;
+        if set_switch(&mut f, &flag) {
             continue;
         }
         let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
-        let num = || {
-            value
-                .parse::<u64>()
-                .map_err(|_| format!("{flag}: not a number: {value}"))
-        };
-        match flag.as_str() {
-            "--seed" => f.seed = num()?,
-            "--name" => f.name = value.clone(),
-            "--slow-start" => f.slow_start_ms = num()?,
-            "--crash-after" => f.crash_after = Some(num()?),
-            "--hang-after" => f.hang_after = Some(num()?),
-            "--illegal-after" => f.illegal_after = Some(num()?),
-            "--garbage-after" => f.garbage_after = Some(num()?),
-            "--null-after" => f.null_after = Some(num()?),
-            "--empty-bestmove-after" => f.empty_after = Some(num()?),
-            "--illegal-rate" => f.illegal_rate = num()?,
-            "--flood" => f.flood = num()?,
-            "--long-line" => f.long_line = num()? as usize,
-            "--move-ms" => f.move_ms = num()?,
-            "--exit-on-quit-ms" => f.quit_delay_ms = num()?,
-            "--exit-before-uciok" => f.exit_before_uciok = Some(num()?),
-            "--stderr-flood" => f.stderr_flood = num()?,
-            "--crash-at-ply" => f.crash_at_ply = Some(num()?),
-            "--hang-at-ply" => f.hang_at_ply = Some(num()?),
-            "--illegal-at-ply" => f.illegal_at_ply = Some(num()?),
-            "--slow-at-ply" => f.slow_at_ply = Some(num()?),
-            "--slow-ms" => f.slow_ms = num()?,
-            "--stamp" => f.stamp = Some(value.clone()),
-            "--optimum" => {
-                let (name, target) = value
-                    .split_once('=')
-                    .ok_or_else(|| format!("--optimum: expected NAME=T, got {value}"))?;
-                let target = target
-                    .parse::<i64>()
-                    .map_err(|_| format!("--optimum: not a number: {target}"))?;
-                f.optimum = Some((name.to_owned(), target));
-            }
-            _ => return Err(format!("unknown flag {flag}")),
-        }
+        set_value(&mut f, &flag, value)?;
     }
     Ok(f)
+}
+
+/// Sets the fault a flag without a value names; false if `flag` is not one.
+fn set_switch(f: &mut Faults, flag: &str) -> bool {
+    let switch = match flag {
+        "--no-uciok" => &mut f.no_uciok,
+        "--chess960" => &mut f.chess960,
+        "--deterministic" => &mut f.deterministic,
+        "--no-readyok" => &mut f.no_readyok,
+        _ => return false,
+    };
+    *switch = true;
+    true
+}
+
+/// Sets what a flag with a value names.
+fn set_value(f: &mut Faults, flag: &str, value: String) -> Result<(), String> {
+    let num = || {
+        value
+            .parse::<u64>()
+            .map_err(|_| format!("{flag}: not a number: {value}"))
+    };
+    match flag {
+        "--seed" => f.seed = num()?,
+        "--name" => f.name = value.clone(),
+        "--slow-start" => f.slow_start_ms = num()?,
+        "--crash-after" => f.crash_after = Some(num()?),
+        "--hang-after" => f.hang_after = Some(num()?),
+        "--illegal-after" => f.illegal_after = Some(num()?),
+        "--garbage-after" => f.garbage_after = Some(num()?),
+        "--null-after" => f.null_after = Some(num()?),
+        "--empty-bestmove-after" => f.empty_after = Some(num()?),
+        "--illegal-rate" => f.illegal_rate = num()?,
+        "--flood" => f.flood = num()?,
+        "--long-line" => f.long_line = num()? as usize,
+        "--move-ms" => f.move_ms = num()?,
+        "--exit-on-quit-ms" => f.quit_delay_ms = num()?,
+        "--exit-before-uciok" => f.exit_before_uciok = Some(num()?),
+        "--stderr-flood" => f.stderr_flood = num()?,
+        "--crash-at-ply" => f.crash_at_ply = Some(num()?),
+        "--hang-at-ply" => f.hang_at_ply = Some(num()?),
+        "--illegal-at-ply" => f.illegal_at_ply = Some(num()?),
+        "--slow-at-ply" => f.slow_at_ply = Some(num()?),
+        "--slow-ms" => f.slow_ms = num()?,
+        "--stamp" => f.stamp = Some(value.clone()),
+        "--optimum" => {
+            let (name, target) = value
+                .split_once('=')
+                .ok_or_else(|| format!("--optimum: expected NAME=T, got {value}"))?;
+            let target = target
+                .parse::<i64>()
+                .map_err(|_| format!("--optimum: not a number: {target}"))?;
+            f.optimum = Some((name.to_owned(), target));
+        }
+        _ => return Err(format!("unknown flag {flag}")),
+    }
+    Ok(())
 }
 
 /// The moves after the start position of a `position` line.

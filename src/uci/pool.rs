@@ -221,23 +221,7 @@ where
             scope.spawn(move || shared.work(worker, &tx));
         }
         drop(tx);
-        let mut stopped = false;
-        for msg in rx {
-            match msg {
-                Msg::Started { worker, name } => names[worker] = Some(name),
-                Msg::Done(i, outcome) => {
-                    if !stopped && on_done(i, &outcome).is_break() {
-                        stopped = true;
-                        shared.stop.store(true, Ordering::Relaxed);
-                        error.get_or_insert(PoolError::Stopped);
-                    }
-                    outcomes[i] = Some(outcome);
-                }
-                Msg::Failed(e) => {
-                    error.get_or_insert(e);
-                }
-            }
-        }
+        error = receive(rx, &shared, &mut outcomes, &mut names, &mut on_done);
     });
     if let Some(e) = error {
         return Err(e);
@@ -252,6 +236,39 @@ where
             .collect(),
         restarts: shared.restarts.into_inner(),
     })
+}
+
+/// The caller's side of a run: each job's outcome and each engine's name as the workers send
+/// them, `on_done` for each job that ends; the run's first error (or `Stopped` when `on_done`
+/// broke), once every worker has hung up.
+fn receive<J, R, T, D>(
+    rx: mpsc::Receiver<Msg<R>>,
+    shared: &Shared<'_, J, T>,
+    outcomes: &mut [Option<Result<R, JobFailure>>],
+    names: &mut [Option<String>],
+    on_done: &mut D,
+) -> Option<PoolError>
+where
+    D: FnMut(usize, &Result<R, JobFailure>) -> ControlFlow<()>,
+{
+    let (mut error, mut stopped) = (None, false);
+    for msg in rx {
+        match msg {
+            Msg::Started { worker, name } => names[worker] = Some(name),
+            Msg::Done(i, outcome) => {
+                if !stopped && on_done(i, &outcome).is_break() {
+                    stopped = true;
+                    shared.stop.store(true, Ordering::Relaxed);
+                    error.get_or_insert(PoolError::Stopped);
+                }
+                outcomes[i] = Some(outcome);
+            }
+            Msg::Failed(e) => {
+                error.get_or_insert(e);
+            }
+        }
+    }
+    error
 }
 
 /// What a worker tells the caller's thread.
