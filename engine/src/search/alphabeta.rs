@@ -394,6 +394,7 @@ impl Searcher {
                 let late = depth >= 3 && searched > 1 + pv_node as usize;
                 if late && quiet {
                     r = lmr::reduction(depth, searched);
+                    r += !node.improving as i32;
                     r -= pv_node as i32;
                     r -= (in_check || gives_check) as i32;
                     r -= (killers.contains(&mv) || mv == counter) as i32;
