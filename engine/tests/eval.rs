@@ -564,6 +564,33 @@ fn drawish_material_is_scaled_down() {
     assert_eq!(trace(&board("3b2k1/8/8/8/7p/8/8/6K1 b - - 0 1")).scale, 0);
 }
 
+#[test]
+fn the_scale_factor_looks_at_the_side_the_score_favours() {
+    // A knight against two connected passers on the second rank, the white king and knight far
+    // away: the pawns win. White has more material (3 against 2) but no pawns; the scale
+    // factor picked the strong side by material and scaled the pawns' win to 0.
+    let pawns_win = "8/8/8/8/8/2k5/1pp5/6NK w - - 0 1";
+    let e = white_eval(pawns_win);
+    assert!(e < -300, "{pawns_win} evaluated as {e} (White's view)");
+    let t = trace(&board(pawns_win));
+    assert_eq!(
+        t.scale_black, SCALE_MAX,
+        "Black ahead: the pawns keep their value"
+    );
+    assert_eq!(t.scale, 0, "were White ahead, a lone knight could not win");
+    // The same from the other side of the board.
+    let mirrored = mirror_fen(pawns_win);
+    assert_eq!(white_eval(&mirrored), -e, "{mirrored}");
+    // A lone minor that is ahead in the score still cannot win without pawns: KNK stays 0,
+    // whichever side has the knight.
+    for fen in [
+        "8/8/4k3/8/8/3NK3/8/8 w - - 0 1",
+        "8/8/4k3/3n4/8/4K3/8/8 w - - 0 1",
+    ] {
+        assert!(white_eval(fen).abs() <= 80, "{fen}");
+    }
+}
+
 fn temp_file(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("sable-eval-test-{}-{name}", std::process::id()))
 }

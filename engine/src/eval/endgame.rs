@@ -1,8 +1,9 @@
 //! Material-driven, non-tunable parts of the evaluation: game phase, the end-game scale factor
 //! for drawish material, and the mop-up bonus that lets the engine mate a lone king.
 //!
-//! They depend on the piece counts and king squares only (never on the weights), so the tuner
-//! receives them as fixed numbers in the trace.
+//! They depend on the piece counts and king squares only, and the scale factor on which side
+//! the end-game score favours; the trace carries the scale factor for either side ahead, and
+//! the tuner fixes each position's at the one its starting weights give.
 
 use super::view::*;
 use super::{PHASE_MAX, SCALE_MAX};
@@ -28,12 +29,19 @@ fn non_pawn(v: &View, c: Color) -> i32 {
         + 9 * v.count(c, PieceType::Queen)
 }
 
-/// End-game scale factor out of `SCALE_MAX` (128): small when the side ahead in material
-/// has no pawns and too little extra material to mate (KNK, KBK, KNNK, KRKB, KBKN, ...),
-/// likewise for equal pawnless material, half for pure opposite-coloured bishop endings, 0 for
-/// bishop and rook pawns with the wrong bishop against a king in the corner.
+/// End-game scale factor out of `SCALE_MAX` (128) for an end-game score `eg` (White's view):
+/// small when the side ahead by that score has no pawns and too little extra material to mate
+/// (KNK, KBK, KNNK, KRKB, KBKN, ...), likewise for equal pawnless material, half for pure
+/// opposite-coloured bishop endings, 0 for bishop and rook pawns with the wrong bishop against
+/// a king in the corner.
+///
+/// The strong side is the one the score favours, not the one with more material (as Ethereal
+/// 12's `evaluateScaleFactor`): a knight against two far-advanced passed pawns is ahead in
+/// material but behind in the score, and scaling by material drew the pawns' win. The rules
+/// for the strong side apply with unequal material, as before. With `eg` 0 the factor does
+/// not matter (it multiplies 0); White is taken as the strong side.
 #[inline]
-pub(super) fn scale(v: &View) -> i32 {
+pub(super) fn scale(v: &View, eg: i32) -> i32 {
     // The common case first: with pawns on both sides only opposite bishops scale (the
     // wrong-bishop draw needs a side without pawns, so it is checked after this).
     if v.pieces(Color::White, PieceType::Pawn) != 0 && v.pieces(Color::Black, PieceType::Pawn) != 0
@@ -49,21 +57,19 @@ pub(super) fn scale(v: &View) -> i32 {
     }
     let total = |c| non_pawn(v, c) + v.count(c, PieceType::Pawn);
     let (w, b) = (total(Color::White), total(Color::Black));
-    if w != b {
-        let strong = if w > b { Color::White } else { Color::Black };
-        if v.count(strong, PieceType::Pawn) == 0 {
-            let s = non_pawn(v, strong);
-            let weak = non_pawn(v, !strong);
-            if s <= 3 {
-                return 0; // a lone minor cannot mate
-            }
-            if s - weak <= 3 {
-                return SCALE_MAX / 8; // a minor up at most: usually a fortress
-            }
-            let only_knights = s == 3 * v.count(strong, PieceType::Knight);
-            if only_knights && weak == 0 && v.count(!strong, PieceType::Pawn) == 0 {
-                return 0; // KNNK: no forced mate
-            }
+    let strong = if eg < 0 { Color::Black } else { Color::White };
+    if w != b && v.count(strong, PieceType::Pawn) == 0 {
+        let s = non_pawn(v, strong);
+        let weak = non_pawn(v, !strong);
+        if s <= 3 {
+            return 0; // a lone minor cannot mate
+        }
+        if s - weak <= 3 {
+            return SCALE_MAX / 8; // a minor up at most: usually a fortress
+        }
+        let only_knights = s == 3 * v.count(strong, PieceType::Knight);
+        if only_knights && weak == 0 && v.count(!strong, PieceType::Pawn) == 0 {
+            return 0; // KNNK: no forced mate
         }
     }
     if w == b

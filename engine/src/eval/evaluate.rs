@@ -71,7 +71,7 @@ fn weighted(params: &Params, feed: impl FnOnce(&mut ScoreSum)) -> S {
 /// Taper, scale and mop-up: the white-POV sum made the side to move's score.
 #[inline(always)]
 fn finish(v: &View, sum: S) -> i32 {
-    let white = taper(sum.mg(), sum.eg(), phase(v), scale(v)) + mop_up(v);
+    let white = taper(sum.mg(), sum.eg(), phase(v), scale(v, sum.eg())) + mop_up(v);
     if v.stm == Color::White {
         white
     } else {

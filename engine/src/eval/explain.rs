@@ -59,11 +59,12 @@ pub fn explain(board: &Board, params: &Params) -> Explanation {
             g.eg += w.eg() * c as i32;
         }
     }
+    let weights = params.weights();
     Explanation {
-        white: t.white_eval(&params.weights()),
+        white: t.white_eval(&weights),
         groups,
         phase: t.phase,
-        scale: t.scale,
+        scale: t.scale_under(&weights),
         fixed: t.fixed,
     }
 }
