@@ -10,6 +10,7 @@ mod bisect_cli;
 mod broken_setup;
 mod chess960_match;
 mod crash_resume;
+mod datagen_cli;
 mod empty_input;
 mod engine_words;
 mod epd_cli;

@@ -3,6 +3,7 @@
 
 use crate::datagen::run::{self as datagen_run, read_book};
 use crate::datagen::selfplay::GameOptions;
+use crate::plumbing::interrupt;
 use crate::plumbing::progress::{Reporter, Unit};
 use crate::report::plural;
 use crate::tablebase::{SyzygyRule, TbArgs};
@@ -62,7 +63,8 @@ pub struct Args {
     pub tb: TbArgs,
 }
 
-/// Runs the subcommand; returns the process exit code.
+/// Runs the subcommand; returns the process exit code (130 after Ctrl-C or SIGTERM: the
+/// finished games are in the file and the same command continues it).
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let book = args
         .book
@@ -88,7 +90,8 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         seed: args.seed,
     };
     let mut bar = Reporter::new(true, "", Unit::POSITIONS, cfg.positions as u64);
-    let s = datagen_run::run(&cfg, &mut bar)?;
+    interrupt::install();
+    let s = datagen_run::run(&cfg, &mut bar, &interrupt::requested)?;
     if s.games == 0 && s.total >= cfg.positions {
         // The file had enough: the run played nothing.
         bar.clear();
@@ -96,6 +99,18 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         return Ok(0);
     }
     bar.finish();
+    if s.interrupted {
+        eprintln!(
+            "interrupted: {} holds {} positions, {} new from {} finished games (the games in \
+             flight were dropped); to continue to {}, run the same command again",
+            args.out.display(),
+            s.total,
+            s.new,
+            s.games,
+            cfg.positions
+        );
+        return Ok(interrupt::EXIT_INTERRUPTED);
+    }
     println!(
         "{}: {} positions ({} new from {} games in {:.1}s, {:.0} positions/s)",
         args.out.display(),

@@ -1,7 +1,9 @@
 //! The jobs that fill a file of labelled positions. Self-play ([`run`]): one searcher per
 //! worker thread plays games ([`selfplay::play_game`]) until the output holds the positions
 //! asked for; the calling thread writes every game's positions as it arrives, so a killed run
-//! loses at most the games in flight, and a restarted one continues where the file stops.
+//! loses at most the games in flight, and a restarted one continues where the file stops. An
+//! interruption (Ctrl-C, SIGTERM: the caller's `interrupted` test) stops it the same way: the
+//! games in flight are abandoned, every finished one is in the file.
 //! Extraction ([`extract_files`]): the quiet positions of PGN files' games, appended without
 //! repeats. `harness datagen` and `harness extract` parse their command lines and call these.
 
@@ -18,8 +20,8 @@ use sable::search::Searcher;
 use shakmaty::Chess;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
-use std::time::Instant;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::{Duration, Instant};
 
 /// One data generation run.
 #[derive(Debug, Clone)]
@@ -55,6 +57,8 @@ pub struct Summary {
     pub skipped: selfplay::Skipped,
     /// Kept positions not written because the file (or this run) had them already.
     pub duplicates: usize,
+    /// Whether the run was interrupted before the file held the positions asked for.
+    pub interrupted: bool,
 }
 
 /// What the progress reporter shows after each game: the games and the pace.
@@ -82,12 +86,17 @@ pub fn read_book(path: &Path) -> Result<Vec<Chess>, DatagenError> {
         .collect()
 }
 
-/// Plays games until `cfg.out` holds `cfg.positions` positions; nothing is played when it
+/// Plays games until `cfg.out` holds `cfg.positions` positions or `interrupted()` turns true
+/// (it is asked after each game and a few times a second); nothing is played when the file
 /// holds them already.
 /// `progress` hears the positions in the file and those asked for before the first game (not
 /// at all when the file has enough), then the positions in the file and the run's figures
 /// after each game.
-pub fn run(cfg: &Config, progress: &mut dyn Progress<Summary>) -> Result<Summary, DatagenError> {
+pub fn run(
+    cfg: &Config,
+    progress: &mut dyn Progress<Summary>,
+    interrupted: &dyn Fn() -> bool,
+) -> Result<Summary, DatagenError> {
     let mut writer = LabelWriter::open(&cfg.out)?;
     let mut summary = Summary {
         total: writer.count,
@@ -96,6 +105,7 @@ pub fn run(cfg: &Config, progress: &mut dyn Progress<Summary>) -> Result<Summary
         seconds: 0.0,
         skipped: selfplay::Skipped::default(),
         duplicates: 0,
+        interrupted: false,
     };
     if writer.count >= cfg.positions {
         return Ok(summary);
@@ -123,7 +133,19 @@ pub fn run(cfg: &Config, progress: &mut dyn Progress<Summary>) -> Result<Summary
             s.spawn(move |_| worker(cfg, seed, stop, &tx));
         }
         drop(tx);
-        for (recs, skipped) in rx.iter() {
+        loop {
+            // A game at a few thousand nodes a move takes seconds: wake up meanwhile to see
+            // whether the user asked to stop.
+            let (recs, skipped) = match rx.recv_timeout(Duration::from_millis(100)) {
+                Ok(game) => game,
+                Err(RecvTimeoutError::Timeout) => {
+                    if interrupted() && !stop.swap(true, Ordering::Relaxed) {
+                        summary.interrupted = writer.count < cfg.positions;
+                    }
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
+            };
             for r in &recs {
                 if !writer.write(r).map_err(writing())? {
                     summary.duplicates += 1;
@@ -138,6 +160,8 @@ pub fn run(cfg: &Config, progress: &mut dyn Progress<Summary>) -> Result<Summary
             progress.step(summary.total as u64, &summary);
             if writer.count >= cfg.positions {
                 stop.store(true, Ordering::Relaxed);
+            } else if interrupted() && !stop.swap(true, Ordering::Relaxed) {
+                summary.interrupted = true;
             }
         }
         Ok(())
@@ -163,6 +187,10 @@ fn worker(cfg: &Config, seed: u64, stop: &AtomicBool, tx: &mpsc::Sender<Game>) {
             stop,
             &mut skipped,
         );
+        // A game cut short by `stop` has no result to label its positions with: not a game.
+        if stop.load(Ordering::Relaxed) && recs.is_empty() {
+            break;
+        }
         if tx.send((recs, skipped)).is_err() {
             break;
         }
@@ -263,7 +291,7 @@ mod tests {
         let out = dir.join("data.csv");
         std::fs::remove_file(&out).ok();
         let mut seen = Seen::default();
-        let first = run(&config(&out, 40, 2), &mut seen).unwrap();
+        let first = run(&config(&out, 40, 2), &mut seen, &|| false).unwrap();
         assert_eq!(seen.start, Some((0, 40)));
         // Games are written whole: the count is reached, by at most a game's positions more.
         let data = dataset::read_file(&out, false).unwrap();
@@ -282,10 +310,10 @@ mod tests {
             .iter()
             .all(|r| r.score.is_some() && [0.0, 0.5, 1.0].contains(&r.result)));
         // Enough already: nothing played, nothing written.
-        let again = run(&config(&out, 40, 2), &mut ()).unwrap();
+        let again = run(&config(&out, 40, 2), &mut (), &|| false).unwrap();
         assert_eq!((again.total, again.new, again.games), (first.total, 0, 0));
         // More asked for: the file grows from where it stopped, with no position twice.
-        let more = run(&config(&out, first.total + 30, 1), &mut ()).unwrap();
+        let more = run(&config(&out, first.total + 30, 1), &mut (), &|| false).unwrap();
         assert_eq!(more.total, first.total + more.new);
         assert!(more.total >= first.total + 30 && more.games > 0, "{more:?}");
         let data = dataset::read_file(&out, false).unwrap();
@@ -296,6 +324,40 @@ mod tests {
             .map(|r| super::super::labels::key(&r.fen))
             .collect();
         assert_eq!(keys.len(), more.total);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn an_interrupted_run_keeps_its_finished_games_and_the_next_one_continues() {
+        let dir = crate::test_dir("datagen-interrupt");
+        let out = dir.join("data.csv");
+        std::fs::remove_file(&out).ok();
+        // "Ctrl-C" as soon as the first game is in the file: the run stops well short of the
+        // count asked for, says it was interrupted, and the file holds whole games only.
+        let written = || std::fs::metadata(&out).is_ok_and(|m| m.len() > 0);
+        let cut = run(&config(&out, 100_000, 2), &mut (), &written).unwrap();
+        assert!(cut.interrupted, "{cut:?}");
+        assert!(
+            cut.games >= 1 && cut.total > 0 && cut.total < 100_000,
+            "{cut:?}"
+        );
+        let data = dataset::read_file(&out, false).unwrap();
+        assert_eq!(data.records.len(), cut.total);
+        // Asked from the start: the one worker's first game may finish before the collector
+        // first asks; the next one is dropped in flight, and nothing more is played.
+        let other = dir.join("none.csv");
+        std::fs::remove_file(&other).ok();
+        let early = run(&config(&other, 100_000, 1), &mut (), &|| true).unwrap();
+        assert!(early.interrupted && early.games <= 1, "{early:?}");
+        let data = dataset::read_file(&other, true).map_or(0, |d| d.records.len());
+        assert_eq!(data, early.total);
+        // The same command again carries on from the file.
+        let more = run(&config(&out, cut.total + 20, 1), &mut (), &|| false).unwrap();
+        assert!(
+            !more.interrupted && more.total >= cut.total + 20,
+            "{more:?}"
+        );
+        assert_eq!(more.total, cut.total + more.new);
         std::fs::remove_dir_all(&dir).ok();
     }
 
