@@ -136,31 +136,30 @@ pub fn run(
         loop {
             // A game at a few thousand nodes a move takes seconds: wake up meanwhile to see
             // whether the user asked to stop.
-            let (recs, skipped) = match rx.recv_timeout(Duration::from_millis(100)) {
-                Ok(game) => game,
-                Err(RecvTimeoutError::Timeout) => {
-                    if interrupted() && !stop.swap(true, Ordering::Relaxed) {
-                        summary.interrupted = writer.count < cfg.positions;
+            match rx.recv_timeout(Duration::from_millis(100)) {
+                Ok((recs, skipped)) => {
+                    for r in &recs {
+                        if !writer.write(r).map_err(writing())? {
+                            summary.duplicates += 1;
+                        }
                     }
-                    continue;
+                    writer.flush().map_err(writing())?;
+                    summary.skipped.add(skipped);
+                    summary.total = writer.count;
+                    summary.new = writer.count - start_count;
+                    summary.games += 1;
+                    summary.seconds = t0.elapsed().as_secs_f64();
+                    progress.step(summary.total as u64, &summary);
+                    if writer.count >= cfg.positions {
+                        stop.store(true, Ordering::Relaxed);
+                    }
                 }
+                Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => break,
-            };
-            for r in &recs {
-                if !writer.write(r).map_err(writing())? {
-                    summary.duplicates += 1;
-                }
             }
-            writer.flush().map_err(writing())?;
-            summary.skipped.add(skipped);
-            summary.total = writer.count;
-            summary.new = writer.count - start_count;
-            summary.games += 1;
-            summary.seconds = t0.elapsed().as_secs_f64();
-            progress.step(summary.total as u64, &summary);
-            if writer.count >= cfg.positions {
+            // Asked after each game and each wait, until the workers are told to stop.
+            if !stop.load(Ordering::Relaxed) && interrupted() {
                 stop.store(true, Ordering::Relaxed);
-            } else if interrupted() && !stop.swap(true, Ordering::Relaxed) {
                 summary.interrupted = true;
             }
         }
