@@ -503,3 +503,43 @@ fn spsa_files_sit_beside_its_out_file_and_default_names_resume() {
     assert_eq!(files_in(&dir).len(), 4, "{:?}", files_in(&dir));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_pgn_and_journal_removed_or_replaced_mid_run_keep_every_game() {
+    let dir = temp_dir("files", "removed");
+    // 8 games, a move each 50 ms: time to take the files away after the first.
+    let slow = "match --engine cmd=FAULTY name=a --engine cmd=FAULTY name=b ARGS:--move-ms,50 \
+                --each tc=inf nodes=10 --rounds 4 --maxmoves 6 --concurrency 1 \
+                --results r.json --pgnout games.pgn";
+    let child = spawn(&dir, slow);
+    let (pgn, journal) = (dir.join("games.pgn"), dir.join("r.json.games.jsonl"));
+    wait_for("a game", || {
+        std::fs::read_to_string(&journal).is_ok_and(|t| t.lines().count() >= 1)
+    });
+    // The PGN goes (a checkout of a branch without it); the journal is put back as the older
+    // copy of itself that a checkout of a commit with its first game would write.
+    let first = std::fs::read_to_string(&journal).unwrap();
+    let first_line = first.lines().next().unwrap().to_owned() + "\n";
+    std::fs::remove_file(&pgn).unwrap();
+    std::fs::remove_file(&journal).unwrap();
+    std::fs::write(&journal, &first_line).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    assert!(
+        t.contains("games.pgn was removed while this run wrote to it: written back whole"),
+        "{t}"
+    );
+    assert!(
+        t.contains("r.json.games.jsonl was replaced by an older copy of itself"),
+        "{t}"
+    );
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(games.matches("[Result ").count(), 8, "{games}");
+    let lines = std::fs::read_to_string(&journal).unwrap();
+    assert_eq!(lines.lines().count(), 8, "{lines}");
+    // The games that were played before the files went are there too, whole and once.
+    assert!(lines.starts_with(&first), "{lines}");
+    assert_eq!(games.matches("[Round \"1.1\"]").count(), 1, "{games}");
+    std::fs::remove_dir_all(&dir).ok();
+}

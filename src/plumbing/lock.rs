@@ -11,6 +11,7 @@
 //! run that gets the lock checks that the file it locked is still the one at the path, and
 //! starts over if not.
 
+use super::append::same_file;
 use std::ffi::CString;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, Write};
@@ -174,20 +175,6 @@ fn pid_alive(pid: i32) -> bool {
     // SAFETY: signal 0 only checks that the process exists; nothing is sent.
     let r = unsafe { libc::kill(pid, 0) };
     r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
-}
-
-#[cfg(unix)]
-fn same_file(file: &File, path: &Path) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    match (file.metadata(), std::fs::metadata(path)) {
-        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
-        _ => false,
-    }
-}
-
-#[cfg(not(unix))]
-fn same_file(_: &File, path: &Path) -> bool {
-    path.exists()
 }
 
 /// The lock files this process holds (a bisection holds its own and its step's), as C strings

@@ -3,6 +3,7 @@
 //! a run's files). It imports nothing from the other rooms of the harness, so tournament, spsa,
 //! bisect, tune, datagen and cmd can all stand on it.
 
+pub mod append;
 pub mod atomic;
 pub mod hash;
 pub mod interrupt;

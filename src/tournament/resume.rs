@@ -4,6 +4,7 @@
 //! finished game; `--resume FILE` reads both back and plays only the missing games.
 
 use crate::game::{Fault, GameRecord, Outcome};
+use crate::plumbing::append::{AppendFile, Restored};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -299,13 +300,15 @@ pub fn read_journal(path: &Path) -> Result<Vec<GameEntry>, ResultsError> {
     Ok(games)
 }
 
-/// Appends one game to the journal and flushes it to the operating system.
-pub fn append_journal(file: &mut std::fs::File, entry: &GameEntry) -> Result<(), ResultsError> {
-    use std::io::Write;
+/// Appends one game to the journal and flushes it to the operating system; says where the
+/// journal was put back if its path no longer named it (see [`AppendFile`]).
+pub fn append_journal(
+    file: &mut AppendFile,
+    entry: &GameEntry,
+) -> Result<Option<Restored>, ResultsError> {
     let mut line = serde_json::to_string(entry).map_err(ResultsError::Encode)?;
     line.push('\n');
-    file.write_all(line.as_bytes())
-        .and_then(|_| file.flush())
+    file.append(line.as_bytes())
         .map_err(ResultsError::JournalWrite)
 }
 
@@ -377,7 +380,7 @@ mod tests {
         assert_eq!(ResultsFile::load(&path).unwrap(), f);
         let journal = journal_path(&path);
         assert!(journal.to_string_lossy().ends_with("r.json.games.jsonl"));
-        let mut file = std::fs::File::create(&journal).unwrap();
+        let mut file = AppendFile::open(&journal).unwrap();
         append_journal(&mut file, &entry).unwrap();
         append_journal(
             &mut file,

@@ -12,11 +12,11 @@ use crate::forensics::format::replay_command;
 use crate::forensics::FailureFiles;
 use crate::game::pgn::{write_game, PgnHeader};
 use crate::game::{play_game, GameRecord, GameSettings, NotPlayed, Opening, Player};
+use crate::plumbing::append::{AppendFile, Restored};
 use crate::plumbing::{interrupt, lock, naming};
 use crate::stats::Decision;
 use crate::uci::TrafficLog;
 use std::collections::{HashSet, VecDeque};
-use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
 
@@ -289,16 +289,19 @@ impl<'a> Collector<'a> {
         }
         if let Some(pgn) = state.pgn.as_mut() {
             let header = pgn_header(cfg, job, &self.openings[job.opening]);
-            pgn.write_all(write_game(&record, &header).as_bytes())
+            let restored = pgn
+                .append(write_game(&record, &header).as_bytes())
                 .map_err(MatchError::io("writing the PGN file"))?;
-            pgn.flush()
-                .map_err(MatchError::io("writing the PGN file"))?;
-            let meta = pgn.metadata().map_err(MatchError::io("the PGN file"))?;
+            tell_restored(progress, restored, false);
+            let meta = pgn
+                .file()
+                .metadata()
+                .map_err(MatchError::io("the PGN file"))?;
             entry.pgn_end = Some(meta.len());
         }
         state.apply(cfg, &entry);
         if let Some(journal) = state.journal.as_mut() {
-            append_journal(journal, &entry)?;
+            tell_restored(progress, append_journal(journal, &entry)?, true);
         }
         // The journal line above is what a resume reads; the summary is rewritten at most
         // once a SAVE_EVERY (and when the run ends), because replacing a file by rename makes
@@ -397,6 +400,24 @@ fn fault_output(record: &GameRecord) -> Option<String> {
     Some(text)
 }
 
+/// Warns, once, that a file of the run was put back after its path stopped naming it;
+/// `journal` adds what a resume needs when the journal went on under another name.
+fn tell_restored(progress: &Progress, restored: Option<Restored>, journal: bool) {
+    let Some(restored) = restored else {
+        return;
+    };
+    let hint = match (&restored, journal) {
+        (Restored::Moved { from, to }, true) => format!(
+            "; a resume reads the journal at its first name, so move {} back over {} before \
+             resuming",
+            to.display(),
+            from.display()
+        ),
+        _ => String::new(),
+    };
+    progress.warn(&format!("{restored}{hint}"));
+}
+
 /// Opens the PGN for appending. A resumed run's PGN is first cut back to `journaled`, the end
 /// of the last game its journal holds: what follows is a game the killed run wrote but did
 /// not journal (or only half wrote), which this run plays again.
@@ -404,7 +425,7 @@ fn open_pgn(
     cfg: &MatchConfig,
     journaled: Option<u64>,
     progress: &Progress,
-) -> Result<Option<std::fs::File>, MatchError> {
+) -> Result<Option<AppendFile>, MatchError> {
     let Some(path) = &cfg.pgn_out else {
         return Ok(None);
     };
@@ -415,15 +436,11 @@ fn open_pgn(
         ))
     };
     // Appended to, never truncated (as fastchess does): earlier games are never lost.
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(what())?;
+    let file = AppendFile::open(path).map_err(what())?;
     if let (true, Some(end)) = (cfg.resume, journaled) {
-        let len = file.metadata().map_err(what())?.len();
+        let len = file.file().metadata().map_err(what())?.len();
         if len > end {
-            file.set_len(end).map_err(what())?;
+            file.file().set_len(end).map_err(what())?;
             progress.warn(&format!(
                 "{}: cut back by {} bytes to its last recorded game (written, not yet \
                  recorded, when the run stopped; it is played again)",
@@ -437,12 +454,8 @@ fn open_pgn(
 
 /// The journal is only ever appended to: a run that gets here new has no results file, and a
 /// journal left beside none (its results file deleted by hand) keeps its games readable.
-fn open_journal(path: &std::path::Path) -> Result<std::fs::File, MatchError> {
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(MatchError::io(format!("cannot open {}", path.display())))
+fn open_journal(path: &std::path::Path) -> Result<AppendFile, MatchError> {
+    AppendFile::open(path).map_err(MatchError::io(format!("cannot open {}", path.display())))
 }
 
 /// The PGN context of a game; `Opening` names the book and the opening's line in it, as a

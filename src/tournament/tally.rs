@@ -9,6 +9,7 @@ use super::report;
 use super::resume::{GameEntry, ResultsFile};
 use super::schedule::pairings;
 use crate::game::Outcome;
+use crate::plumbing::append::AppendFile;
 use crate::stats::ratings::RatedGame;
 use crate::stats::{Decision, GameResult, PairTracker, SprtPoint};
 use std::collections::HashSet;
@@ -17,8 +18,8 @@ use std::collections::HashSet;
 pub(super) struct Tally {
     pub(super) outcome: MatchOutcome,
     pub(super) file: ResultsFile,
-    pub(super) pgn: Option<std::fs::File>,
-    pub(super) journal: Option<std::fs::File>,
+    pub(super) pgn: Option<AppendFile>,
+    pub(super) journal: Option<AppendFile>,
     /// Faults in a row per engine.
     pub(super) consecutive: Vec<u32>,
     /// Fingerprints of the games so far, to find exact repeats.
