@@ -18,6 +18,27 @@ macro_rules! error_from {
     };
 }
 
+/// `println!` for the harness's reports: a closed reader (`| head`) ends the printing, not the
+/// command (see `plumbing::stdio`).
+#[macro_export]
+macro_rules! outln {
+    () => { $crate::plumbing::stdio::out(format_args!("\n")) };
+    ($($arg:tt)*) => { $crate::plumbing::stdio::out(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
+/// `print!` for the harness's reports (see [`outln!`]).
+#[macro_export]
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::plumbing::stdio::out(format_args!($($arg)*)) };
+}
+
+/// `eprintln!` for the harness's notes and warnings (see [`outln!`]).
+#[macro_export]
+macro_rules! errln {
+    () => { $crate::plumbing::stdio::err(format_args!("\n")) };
+    ($($arg:tt)*) => { $crate::plumbing::stdio::err(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
 pub mod bisect;
 pub mod check;
 pub mod cmd;

@@ -2,7 +2,7 @@
 //! The command line only: the subcommands are in the library (`sable_harness::cmd`).
 
 use clap::{Parser, Subcommand};
-use sable_harness::cmd;
+use sable_harness::{cmd, errln};
 
 /// Test harness for chess engines: move generation, tactics, matches and SPRT, tuning.
 #[derive(Parser, Debug)]
@@ -117,7 +117,7 @@ fn exit_with(result: anyhow::Result<i32>) -> ! {
     let code = match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            errln!("error: {e:#}");
             2
         }
     };

@@ -162,3 +162,30 @@ fn a_taken_default_name_moves_to_a_numbered_one_with_a_note() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_reader_that_goes_away_ends_the_printing_not_the_command() {
+    use std::process::Stdio;
+    // `harness tune data.csv | head -1`: the pipes are closed before the first line, yet the
+    // tune finishes and writes its files, without a panic.
+    let dir = temp_dir("outputs", "closed-pipe");
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/data/sample.csv");
+    let mut child = Command::new(HARNESS)
+        .args([
+            "tune", sample, "--epochs", "3", "-o", "t.json", "--curve", "c.csv",
+        ])
+        .current_dir(&dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    drop(child.stderr.take());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "{status:?}");
+    assert!(std::fs::read_to_string(dir.join("t.json"))
+        .unwrap()
+        .contains("\"weights\""));
+    assert!(dir.join("c.csv").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}

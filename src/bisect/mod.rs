@@ -168,11 +168,11 @@ pub fn run(o: &Options) -> Result<i32, BisectError> {
     let state_file = o.dir.join("bisect.json");
     let run_lock = lock::acquire(&state_file, &o.command_line)?;
     if let Some(note) = &run_lock.taken_over {
-        eprintln!("note: {note}");
+        errln!("note: {note}");
     }
     let state = State::load(&state_file, &settings)?.unwrap_or_else(|| State::new(settings));
     state.save(&state_file)?;
-    print!(
+    out!(
         "{}",
         report::header(
             &h,
@@ -182,14 +182,14 @@ pub fn run(o: &Options) -> Result<i32, BisectError> {
         )
     );
     if classes.classes.is_empty() {
-        println!(
+        outln!(
             "Every commit keeps good's Bench: bad plays the same games as good; nothing to find \
              (--bench-skip off tests them anyway)"
         );
         return Ok(EXIT_NO_REGRESSION);
     }
     for s in &state.steps {
-        println!("{}", report::step_line("[recorded]", s));
+        outln!("{}", report::step_line("[recorded]", s));
     }
     let builder = Builder::new(
         &o.repo,

@@ -51,14 +51,14 @@ impl<'a> Bisection<'a> {
     }
 
     fn record(&mut self, label: &str, step: Step) -> Result<(), BisectError> {
-        println!("{}", report::step_line(label, &step));
+        outln!("{}", report::step_line(label, &step));
         self.state.steps.push(step);
         self.state.save(&self.state_file)?;
         Ok(())
     }
 
     fn interrupted(&self) -> i32 {
-        println!(
+        outln!(
             "Interrupted: {} steps recorded in {}; the same command continues",
             self.state.steps.len(),
             self.state_file.display()
@@ -168,7 +168,7 @@ impl<'a> Bisection<'a> {
             StepEnd::Done(step) => self.record(label, step)?,
             StepEnd::Interrupted => {
                 if let Mode::Games { .. } = self.o.mode {
-                    println!(
+                    outln!(
                         "The SPRT of {} stopped; its finished games are kept in {}",
                         report::named(commit),
                         self.results_file(commit).display()
@@ -177,7 +177,7 @@ impl<'a> Bisection<'a> {
                 return Ok(Some(self.interrupted()));
             }
             StepEnd::Undecided { games, llr } => {
-                println!(
+                outln!(
                     "{label} {}: no decision after {games} games (LLR {llr:.2}); rerun \
                      with a larger --rounds to continue this SPRT",
                     report::named(commit)
@@ -185,7 +185,7 @@ impl<'a> Bisection<'a> {
                 return Ok(Some(EXIT_UNDECIDED));
             }
             StepEnd::NoVerdict(why) if last => {
-                println!("Cannot confirm that bad is weaker: {why}");
+                outln!("Cannot confirm that bad is weaker: {why}");
                 return Ok(Some(EXIT_CANNOT));
             }
             StepEnd::NoVerdict(why) => {
@@ -229,7 +229,7 @@ impl<'a> Bisection<'a> {
             }
             Err(_) if interrupt::requested() => Some(self.interrupted()),
             Err(why) => {
-                println!(
+                outln!(
                     "The good revision {} does not build: {why}",
                     report::named(&self.h.good)
                 );
@@ -261,7 +261,7 @@ impl<'a> Bisection<'a> {
         }
         let step = self.state.step(&good.hash).expect("recorded above");
         if step.verdict != Verdict::Good {
-            println!(
+            outln!(
                 "The good revision {} does not pass the test ({}): nothing to bisect",
                 report::named(&good),
                 step.reason
@@ -279,12 +279,12 @@ impl<'a> Bisection<'a> {
                 let step = self.deciding_step(last).expect("bad's class was decided");
                 let bad = report::named(self.h.commits.last().expect("a range has commits"));
                 match self.o.mode {
-                    Mode::Games { .. } => println!(
+                    Mode::Games { .. } => outln!(
                         "Bad {bad} is not weaker than good ({}): no regression to find at these \
                          bounds",
                         step.reason
                     ),
-                    Mode::Test(_) => println!(
+                    Mode::Test(_) => outln!(
                         "Bad {bad} passes the test ({}): nothing to bisect",
                         step.reason
                     ),
@@ -292,7 +292,7 @@ impl<'a> Bisection<'a> {
                 EXIT_NO_REGRESSION
             }
             Answer::BadUntestable => {
-                println!(
+                outln!(
                     "No commit of bad's class could be tested (see the skips above): nothing to \
                      bisect"
                 );
@@ -310,7 +310,7 @@ impl<'a> Bisection<'a> {
                     || format!("good {}", self.h.good.short()),
                     |g| report::named(&self.h.commits[self.classes.classes[g].members[0]]),
                 );
-                println!(
+                outln!(
                     "Only skipped commits are left: the first bad commit, after {after}, is one of"
                 );
                 for &c in candidates {
@@ -320,12 +320,12 @@ impl<'a> Bisection<'a> {
                         .map(|s| s.reason.clone())
                         .or_else(|| self.state.step(&head.hash).map(|s| s.reason.clone()))
                         .unwrap_or_default();
-                    println!("  {} \"{}\": {why}", head.hash, head.subject);
+                    outln!("  {} \"{}\": {why}", head.hash, head.subject);
                 }
                 EXIT_AMBIGUOUS
             }
         };
-        println!("{}", report::cost(&self.state.steps, self.h.commits.len()));
+        outln!("{}", report::cost(&self.state.steps, self.h.commits.len()));
         self.builder.remove_trees();
         code
     }
@@ -333,11 +333,11 @@ impl<'a> Bisection<'a> {
     fn print_found(&self, culprit: usize, last_good: Option<usize>) {
         let class: &Class = &self.classes.classes[culprit];
         let head = &self.h.commits[class.members[0]];
-        println!("First bad commit: {}", head.hash);
-        println!("  {}", head.subject);
+        outln!("First bad commit: {}", head.hash);
+        outln!("  {}", head.subject);
         let bad_step = self.deciding_step(culprit);
         if let Some(s) = bad_step.filter(|s| s.commit != head.hash) {
-            println!(
+            outln!(
                 "  (tested as {}, which keeps its Bench)",
                 history::short(&s.commit)
             );
@@ -350,17 +350,17 @@ impl<'a> Bisection<'a> {
             None => "good's own 0".to_owned(),
         };
         match report::elo_across(bad_step, good_step) {
-            Some([elo, err]) => println!(
+            Some([elo, err]) => outln!(
                 "  Elo across it: {elo:.1} +/- {err:.1} (its SPRT against good minus {before})"
             ),
             None => {
                 if let Some(s) = bad_step {
-                    println!("  Its test: {}", s.reason);
+                    outln!("  Its test: {}", s.reason);
                 }
             }
         }
         if head.merge {
-            println!(
+            outln!(
                 "  It is a merge: bisect its branch with --good $(git merge-base {h}^1 {h}^2) \
                  --bad {h}^2",
                 h = head.short()

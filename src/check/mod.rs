@@ -85,7 +85,7 @@ pub struct Verdict {
 
 /// Runs one step body, timing it and turning an error into a failed outcome.
 pub fn run_step(name: &str, body: impl FnOnce() -> Result<Verdict, CheckError>) -> StepOutcome {
-    eprintln!("check: {name} ...");
+    errln!("check: {name} ...");
     let start = Instant::now();
     let mut outcome = match body() {
         Ok(v) => StepOutcome {

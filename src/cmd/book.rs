@@ -85,7 +85,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     bar.clear();
     let book = book?;
     book.write(&out)?;
-    eprintln!(
+    errln!(
         "{} openings ({} tried) written to {}",
         book.lines.len(),
         book.tries,

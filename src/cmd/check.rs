@@ -55,7 +55,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     for &step in STEPS.iter().filter(|s| args.selected(s)) {
         outcomes.push(check::steps::run(step, profile));
     }
-    print!("{}", check::render_table(&outcomes, args.verbose));
+    out!("{}", check::render_table(&outcomes, args.verbose));
     if let Some(path) = &json {
         check::write_json_report(path, profile, &outcomes)?;
     }

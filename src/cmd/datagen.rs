@@ -74,8 +74,8 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         .unwrap_or_default();
     let syzygy = match args.tb.rule()? {
         Some((rule, warnings)) => {
-            eprintln!("Syzygy: {}", rule.tables.describe());
-            warnings.iter().for_each(|w| eprintln!("warning: {w}"));
+            errln!("Syzygy: {}", rule.tables.describe());
+            warnings.iter().for_each(|w| errln!("warning: {w}"));
             Some(rule)
         }
         None => None,
@@ -95,12 +95,12 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     if s.games == 0 && s.total >= cfg.positions {
         // The file had enough: the run played nothing.
         bar.clear();
-        println!("{}: already {} positions", args.out.display(), s.total);
+        outln!("{}: already {} positions", args.out.display(), s.total);
         return Ok(0);
     }
     bar.finish();
     if s.interrupted {
-        eprintln!(
+        errln!(
             "interrupted: {} holds {} positions, {} new from {} finished games (the games in \
              flight were dropped); to continue to {}, run the same command again",
             args.out.display(),
@@ -111,7 +111,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         );
         return Ok(interrupt::EXIT_INTERRUPTED);
     }
-    println!(
+    outln!(
         "{}: {} positions ({} new from {} games in {:.1}s, {:.0} positions/s)",
         args.out.display(),
         s.total,
@@ -121,7 +121,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         s.new as f64 / s.seconds
     );
     let k = s.skipped;
-    println!(
+    outln!(
         "skipped: {} in check, {} whose best move was a capture or promotion, {} with a mate \
          score (none is a quiet label), {} already in the file",
         plural(k.in_check, "position"),

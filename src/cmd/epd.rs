@@ -99,16 +99,16 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
     };
     let report = run_epd(&config)?;
     if !args.no_failures {
-        print!("{}", failures(&report));
+        out!("{}", failures(&report));
     }
-    print!("{}", summary(&report));
+    out!("{}", summary(&report));
     let rows = csv_rows(&report);
     if let Some(path) = &csv {
         write_csv(path, &rows)?;
     }
     if let Some(old) = &baseline {
         let diff = compare_baseline(&rows, old, args.tolerance);
-        print!("{diff}");
+        out!("{diff}");
         if diff.regressed {
             return Ok(1);
         }
@@ -133,7 +133,7 @@ fn read_suites(args: &Args) -> anyhow::Result<Vec<Suite>> {
         .collect::<anyhow::Result<Vec<_>>>()?;
     for (suite, path) in suites.iter().zip(&args.suites) {
         for e in &suite.skipped {
-            eprintln!("warning: skipped {e}");
+            errln!("warning: skipped {e}");
         }
         // A suite with nothing to solve would report `0 / 0` and exit 0: a gate that cannot
         // fail. Refuse it before any engine starts.

@@ -33,10 +33,10 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     };
     let (total, added) = extract_files(&args.pgn, &args.out, &opt, |path, found| {
         for p in found.problems.iter().take(5) {
-            eprintln!("{}: {p} (skipped)", path.display());
+            errln!("{}: {p} (skipped)", path.display());
         }
         let sum = &found.summary;
-        eprintln!(
+        errln!(
             "{}: {} games ({} skipped), {} quiet positions, {} new",
             path.display(),
             sum.games,
@@ -45,6 +45,6 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             found.new
         );
     })?;
-    println!("{}: {total} positions ({added} added)", args.out.display());
+    outln!("{}: {total} positions ({added} added)", args.out.display());
     Ok(0)
 }

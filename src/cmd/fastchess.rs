@@ -24,17 +24,17 @@ pub fn run(argv: &[String]) -> anyhow::Result<i32> {
     let a = match args::parse(argv) {
         Ok(a) => a,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return Ok(EXIT_FAILURE);
         }
     };
     match a.action {
         Action::Version => {
-            println!("{}", output::version());
+            outln!("{}", output::version());
             return Ok(0);
         }
         Action::Help => {
-            println!("{}", output::usage());
+            outln!("{}", output::usage());
             return Ok(0);
         }
         Action::Run => {}
@@ -43,7 +43,7 @@ pub fn run(argv: &[String]) -> anyhow::Result<i32> {
     let plan = match translate::plan(&a, cpus) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return Ok(EXIT_FAILURE);
         }
     };
@@ -52,7 +52,7 @@ pub fn run(argv: &[String]) -> anyhow::Result<i32> {
     interrupt::install();
     let start = std::time::Instant::now();
     let outcome = run_match(&cfg)?;
-    print!("{}", output::final_report(&cfg, &outcome, start.elapsed()));
+    out!("{}", output::final_report(&cfg, &outcome, start.elapsed()));
     Ok(match &outcome.stopped {
         None => 0,
         Some(Stop::Interrupted) => interrupt::EXIT_INTERRUPTED,

@@ -75,7 +75,7 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
         records.len()
     );
     if done > 0 {
-        eprintln!(
+        errln!(
             "{}: {done} positions already labelled, going on",
             args.out.display()
         );
@@ -98,12 +98,12 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
     bar.clear();
     let summary = summary?;
     for failure in summary.failures.iter().take(SHOWN_FAILURES) {
-        eprintln!("no score: {failure}");
+        errln!("no score: {failure}");
     }
     if summary.failures.len() > SHOWN_FAILURES {
-        eprintln!("no score: {} more", summary.failures.len() - SHOWN_FAILURES);
+        errln!("no score: {} more", summary.failures.len() - SHOWN_FAILURES);
     }
-    eprintln!(
+    errln!(
         "{}: {} positions labelled ({} from the tables; {} without a score: the engine failed \
          on them)",
         args.out.display(),
@@ -118,8 +118,8 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
 fn tables(args: &Args) -> anyhow::Result<Option<SyzygyRule>> {
     Ok(match args.tb.rule(TbResults::Both)? {
         Some((rule, warnings)) => {
-            eprintln!("Syzygy: {}", rule.tables.describe());
-            warnings.iter().for_each(|w| eprintln!("warning: {w}"));
+            errln!("Syzygy: {}", rule.tables.describe());
+            warnings.iter().for_each(|w| errln!("warning: {w}"));
             Some(rule)
         }
         None => None,
@@ -133,7 +133,7 @@ fn read_records(args: &Args) -> anyhow::Result<Vec<dataset::Record>> {
         let before = records.len();
         let skipped = dataset::for_each_in_file(path, args.skip_bad, |r| records.push(r))?;
         if skipped > 0 {
-            eprintln!("{}: {skipped} bad lines skipped", path.display());
+            errln!("{}: {skipped} bad lines skipped", path.display());
         }
         // A file that gives nothing to label is the wrong file, not a finished job.
         anyhow::ensure!(

@@ -57,13 +57,13 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     if let Some(out) = &args.generate {
         let text = generate_suite(8_000_000, 40)?;
         std::fs::write(out, text).with_context(|| format!("cannot write {}", out.display()))?;
-        eprintln!("wrote {}", out.display());
+        errln!("wrote {}", out.display());
         return Ok(0);
     }
     if let Some(out) = &args.generate_960 {
         let text = generate_960_suite(8_000_000, 30)?;
         std::fs::write(out, text).with_context(|| format!("cannot write {}", out.display()))?;
-        eprintln!("wrote {}", out.display());
+        errln!("wrote {}", out.display());
         return Ok(0);
     }
     if let Some(fen) = &args.fen {
@@ -121,7 +121,7 @@ fn print_report(name: &str, report: &SuiteReport, failures_only: bool) {
         let deepest = case.results.last();
         match case.first_failure() {
             None if failures_only => {}
-            None => println!(
+            None => outln!(
                 "ok    line {:>5}  {}  D{} {} ({:.2}s)",
                 case.line,
                 case.fen,
@@ -129,9 +129,13 @@ fn print_report(name: &str, report: &SuiteReport, failures_only: bool) {
                 deepest.map_or(0, |r| r.got),
                 case.elapsed.as_secs_f64()
             ),
-            Some(r) => println!(
+            Some(r) => outln!(
                 "FAIL  line {:>5}  {}  D{}: expected {}, got {}",
-                case.line, case.fen, r.depth, r.expected, r.got
+                case.line,
+                case.fen,
+                r.depth,
+                r.expected,
+                r.got
             ),
         }
     }
@@ -142,7 +146,7 @@ fn print_report(name: &str, report: &SuiteReport, failures_only: bool) {
     } else {
         String::new()
     };
-    println!(
+    outln!(
         "{name}: {} positions, {} passed{note}, {} failed; {} nodes in {:.2}s ({:.1} Mnps)",
         report.cases.len(),
         report.cases.len() - failed,
@@ -159,9 +163,10 @@ fn diagnose(report: &SuiteReport, limit: usize) -> anyhow::Result<()> {
         let Some(r) = case.first_failure() else {
             continue;
         };
-        eprintln!(
+        errln!(
             "diagnosing line {} at depth {} with shakmaty...",
-            case.line, r.depth
+            case.line,
+            r.depth
         );
         print_diagnosis(&case.fen, r.depth)?;
     }
@@ -170,8 +175,8 @@ fn diagnose(report: &SuiteReport, limit: usize) -> anyhow::Result<()> {
 
 fn print_diagnosis(fen: &str, depth: u32) -> anyhow::Result<()> {
     match find_bug(fen, depth)? {
-        Diagnosis::Bug(bug) => print!("{bug}"),
-        Diagnosis::Agree { count } => println!(
+        Diagnosis::Bug(bug) => out!("{bug}"),
+        Diagnosis::Agree { count } => outln!(
             "  shakmaty also counts {count} for {fen} at depth {depth}: the expected count looks wrong"
         ),
     }
@@ -182,7 +187,7 @@ fn print_diagnosis(fen: &str, depth: u32) -> anyhow::Result<()> {
 fn run_single(fen: &str, depth: u32) -> anyhow::Result<i32> {
     let checks = check_position(fen, depth, &mut |c| {
         let verdict = if c.agrees() { "ok" } else { "FAIL" };
-        println!(
+        outln!(
             "{verdict:4}  D{} {} (shakmaty {})  {:.2}s  {:.1} Mnps",
             c.depth,
             c.ours,
@@ -209,15 +214,18 @@ fn run_random(seeds: &[String], n: usize, seed: u64) -> anyhow::Result<i32> {
     let failures = random_check(seeds, n, seed, &|| bar.inc(1))?;
     bar.clear();
     for f in failures.iter().take(20) {
-        println!(
+        outln!(
             "FAIL  {}  D{}: sable {}, shakmaty {}",
-            f.fen, f.depth, f.ours, f.theirs
+            f.fen,
+            f.depth,
+            f.ours,
+            f.theirs
         );
     }
     if let Some(f) = failures.first() {
         print_diagnosis(&f.fen, f.depth)?;
     }
-    println!(
+    outln!(
         "random: {n} positions (seed {seed}), {} mismatches against shakmaty at depths 1-{RANDOM_CHECK_DEPTH}",
         failures.len()
     );

@@ -97,16 +97,16 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     };
     let mut list = ratings::rate(&input.names, &input.games, anchor, args.model.into());
     list.notes.extend(input.skipped());
-    print!("{}", ratings::table(&list));
+    out!("{}", ratings::table(&list));
     if let Some(path) = &csv {
         std::fs::write(path, ratings::csv(&list)?)
             .with_context(|| format!("writing {}", path.display()))?;
-        println!("CSV: {}", path.display());
+        outln!("CSV: {}", path.display());
     }
     if let Some(path) = &json {
         std::fs::write(path, serde_json::to_string_pretty(&list)? + "\n")
             .with_context(|| format!("writing {}", path.display()))?;
-        println!("JSON: {}", path.display());
+        outln!("JSON: {}", path.display());
     }
     Ok(0)
 }

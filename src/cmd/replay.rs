@@ -39,33 +39,33 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         cmd: args.cmd,
     };
     let spec = replay_spec(&case, &opts);
-    println!(
+    outln!(
         "Replaying game {}: {} ({}), {}",
         case.game,
         if case.white_failed { "White" } else { "Black" },
         case.failing().name,
         case.kind
     );
-    println!("  recorded: {}", case.reason);
-    println!("  engine:   {}", command_line(&spec));
+    outln!("  recorded: {}", case.reason);
+    outln!("  engine:   {}", command_line(&spec));
     if let Some(dir) = &spec.dir {
-        println!("  in:       {}", dir.display());
+        outln!("  in:       {}", dir.display());
     }
     for (name, value) in &spec.options {
-        println!("  option:   {name}={value}");
+        outln!("  option:   {name}={value}");
     }
-    println!("  {}", case.position);
-    println!("  {} (deadline {} ms)", case.go, case.deadline_ms);
+    outln!("  {}", case.position);
+    outln!("  {} (deadline {} ms)", case.go, case.deadline_ms);
     let reproduced = replay(&case, &opts, |n, seen| {
-        println!("try {n}/{}: {seen}", opts.tries);
+        outln!("try {n}/{}: {seen}", opts.tries);
     })?;
     Ok(match reproduced {
         Some(n) => {
-            println!("Reproduced ({}) on try {n} of {}", case.kind, opts.tries);
+            outln!("Reproduced ({}) on try {n} of {}", case.kind, opts.tries);
             EXIT_REPRODUCED
         }
         None => {
-            println!(
+            outln!(
                 "Not reproduced in {} {}",
                 opts.tries,
                 if opts.tries == 1 { "try" } else { "tries" }

@@ -70,12 +70,12 @@ pub(crate) fn play(
     print_syzygy_line(cfg)?;
     print_speed(&outcome, run.wall);
     if let Some(plot) = &run.chart {
-        println!("Chart: {}", plot.display());
+        outln!("Chart: {}", plot.display());
     }
     match &outcome.stopped {
-        Some(Stop::Interrupted) => println!("SPRT: not finished (interrupted)"),
-        Some(_) => println!("SPRT: no verdict"),
-        None => println!("SPRT: {}", outcome.decision.unwrap_or(Decision::Continue)),
+        Some(Stop::Interrupted) => outln!("SPRT: not finished (interrupted)"),
+        Some(_) => outln!("SPRT: no verdict"),
+        None => outln!("SPRT: {}", outcome.decision.unwrap_or(Decision::Continue)),
     }
     Ok((run.exit, outcome))
 }

@@ -46,7 +46,7 @@ pub fn run_if_staged(now: &Args) -> anyhow::Result<Option<i32>> {
     let (done, code) = run_stages(|k| {
         let (mut cfg, results) = stage_config(now, &staged, k)?;
         let sprt = cfg.sprt.context("a stage's record has its SPRT")?;
-        println!(
+        outln!(
             "\n{} stage: {} [{:.2}, {:.2}], results {}",
             STAGES[k].to_uppercase(),
             specs[k].limits(),
@@ -72,7 +72,7 @@ pub fn run_if_staged(now: &Args) -> anyhow::Result<Option<i32>> {
             results,
         })
     })?;
-    print!("{}", report(&specs, &bounds, &done));
+    out!("{}", report(&specs, &bounds, &done));
     Ok(Some(code))
 }
 
@@ -134,7 +134,7 @@ fn default_main() -> PathBuf {
     let main = first_free(first, taken);
     if main != first {
         let old = stage_file(first, STAGES[0]);
-        eprintln!(
+        errln!(
             "note: {} is taken by an earlier run (continue that one with `harness sprt --resume \
              {}`); this run writes {} and {}",
             old.display(),

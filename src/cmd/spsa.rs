@@ -95,20 +95,20 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     bar.clear();
     match &outcome.ended {
         Ended::NotStarted(why) => {
-            eprintln!("SPSA stopped before it started: {why}");
+            errln!("SPSA stopped before it started: {why}");
             return Ok(crate::tournament::EXIT_NO_VERDICT);
         }
         Ended::Stopped(k, why) => {
-            eprintln!("SPSA stopped in iteration {k}, no update from it: {why}");
+            errln!("SPSA stopped in iteration {k}, no update from it: {why}");
             return Ok(crate::tournament::EXIT_NO_VERDICT);
         }
-        Ended::Interrupted(k) => println!(
+        Ended::Interrupted(k) => outln!(
             "Interrupted in iteration {k}: {} iterations recorded in {}. To continue: \
              harness spsa ... --resume (the same command with --resume)",
             k - 1,
             outcome.out.display()
         ),
-        Ended::Done if outcome.faults > 0 => eprintln!(
+        Ended::Done if outcome.faults > 0 => errln!(
             "warning: {} engine faults over the run (each cost its game)",
             outcome.faults
         ),
@@ -167,24 +167,24 @@ fn config(args: &Args) -> anyhow::Result<spsa_run::Config> {
 
 /// The values (OpenBench's output form and `setoption` lines) and the files written.
 fn print_values(outcome: &Outcome) {
-    println!("Tuned values (OpenBench's output form):");
+    outln!("Tuned values (OpenBench's output form):");
     for p in &outcome.params {
-        println!("{}, {}", p.name, format_value(p, p.value));
+        outln!("{}, {}", p.name, format_value(p, p.value));
     }
-    println!("As UCI commands:");
+    outln!("As UCI commands:");
     for (p, s) in outcome.params.iter().zip(&outcome.start) {
-        println!(
+        outln!(
             "setoption name {} value {}    (start {})",
             p.name,
             format_value(p, p.value),
             format_value(p, *s)
         );
     }
-    println!("Iterations: {}", outcome.out.display());
+    outln!("Iterations: {}", outcome.out.display());
     if let Some(plot) = &outcome.chart {
-        println!("Paths: {}", plot.display());
+        outln!("Paths: {}", plot.display());
     }
     if let Some(path) = &outcome.emitted {
-        println!("Defaults written to {}", path.display());
+        outln!("Defaults written to {}", path.display());
     }
 }

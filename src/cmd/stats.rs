@@ -74,7 +74,7 @@ pub struct Args {
 
 /// Runs the subcommand; returns the process exit code (0).
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    print!("{}", report(&args)?);
+    out!("{}", report(&args)?);
     Ok(0)
 }
 

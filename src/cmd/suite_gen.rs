@@ -122,7 +122,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             args.skip_plies
         );
     }
-    eprintln!("{} distinct candidate positions", candidates.len());
+    errln!("{} distinct candidate positions", candidates.len());
     let bar = Reporter::new(true, "", Unit::POSITIONS, candidates.len() as u64);
     let analyses = analyse_all(&candidates, &oracle, limit, args.concurrency, &|| {
         bar.inc(1)
@@ -159,26 +159,26 @@ fn report(args: &Args, path: &std::path::Path, chosen: &Chosen) -> anyhow::Resul
         writeln!(out, "{line}")?;
     }
     out.flush()?;
-    eprintln!(
+    errln!(
         "wrote {} positions to {} ({} not analysed, {unverified} mates not verified)",
         lines.len(),
         path.display(),
         failed.len()
     );
     for failure in failed.iter().take(SHOWN_FAILURES) {
-        eprintln!("not analysed: {failure}");
+        errln!("not analysed: {failure}");
     }
     if failed.len() > SHOWN_FAILURES {
-        eprintln!("not analysed: {} more", failed.len() - SHOWN_FAILURES);
+        errln!("not analysed: {} more", failed.len() - SHOWN_FAILURES);
     }
     for (why, n) in dropped {
-        eprintln!(
+        errln!(
             "dropped {n:>6}: {}",
             why.describe(args.margin, args.max_second)
         );
     }
     if dropped.contains_key(&Dropped::PlayedUnscored) {
-        eprintln!("warning: the oracle does not restrict its search to `searchmoves`; --player needs one that does");
+        errln!("warning: the oracle does not restrict its search to `searchmoves`; --player needs one that does");
     }
     Ok(0)
 }

@@ -49,20 +49,20 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         "no position: give FENs or --epd FILE"
     );
     let tables = Tablebases::open_shared(&args.tb)?;
-    eprintln!("Syzygy: {}", tables.describe());
+    errln!("Syzygy: {}", tables.describe());
     for (file, why) in tables.refused() {
-        eprintln!("warning: Syzygy: {} refused: {why}", file.display());
+        errln!("warning: Syzygy: {} refused: {why}", file.display());
     }
     let (mut bad, mut unanswered) = (0usize, 0usize);
     let mut probe = |text: &str, source: Option<String>| match parse_position(text) {
         Ok(pos) => {
             let report = PositionReport::new(tables, &pos, source.as_deref(), !args.no_moves);
             unanswered += usize::from(!report.answered);
-            println!("{report}");
+            outln!("{report}");
         }
         Err(why) => {
             bad += 1;
-            eprintln!("error: {}: {why}", source.unwrap_or_default());
+            errln!("error: {}: {why}", source.unwrap_or_default());
         }
     };
     for (i, fen) in args.fens.iter().enumerate() {
@@ -74,10 +74,10 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         }
     }
     if bad > 0 {
-        eprintln!("error: {bad} bad position(s), see above");
+        errln!("error: {bad} bad position(s), see above");
     }
     if unanswered > 0 {
-        eprintln!("{unanswered} position(s) without an answer from the tables");
+        errln!("{unanswered} position(s) without an answer from the tables");
     }
     Ok(if bad > 0 {
         2

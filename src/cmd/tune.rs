@@ -141,7 +141,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     match run::run(&options) {
         Ok(_) => Ok(0),
         Err(TuneError::Adopt(e)) => {
-            eprintln!("not compiled in: {:#}", anyhow::Error::from(e));
+            errln!("not compiled in: {:#}", anyhow::Error::from(e));
             Ok(1)
         }
         Err(e) => Err(e.into()),

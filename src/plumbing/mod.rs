@@ -12,4 +12,5 @@ pub mod naming;
 pub mod output;
 pub mod progress;
 pub mod revision;
+pub mod stdio;
 pub mod timeouts;

@@ -70,7 +70,7 @@ impl Claimed {
     /// Prints [`Claimed::note`] to stderr, if any, and gives the path.
     pub fn announced(self) -> PathBuf {
         if let Some(note) = self.note() {
-            eprintln!("{note}");
+            errln!("{note}");
         }
         self.path
     }

@@ -187,7 +187,7 @@ impl<E: ?Sized + Describe> Progress<E> for Reporter {
         self.set_length(total);
         self.set_position(done);
         if let Some(l) = &self.lines {
-            eprintln!("{}: {done} of {total} {} done", l.what, l.unit.many);
+            errln!("{}: {done} of {total} {} done", l.what, l.unit.many);
         }
     }
 
@@ -195,7 +195,7 @@ impl<E: ?Sized + Describe> Progress<E> for Reporter {
         let text = event.describe();
         if let Some(l) = &self.lines {
             let len = l.len.load(Ordering::Relaxed);
-            eprintln!("{} {} {done}/{len}: {text}", l.what, l.unit.one);
+            errln!("{} {} {done}/{len}: {text}", l.what, l.unit.one);
         }
         self.set_position(done);
         self.set_message(text);

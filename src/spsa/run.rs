@@ -124,7 +124,7 @@ pub fn run(cfg: &Config, progress: &mut dyn Progress<[Param]>) -> Result<Outcome
     };
     let run_lock = lock::acquire(&outcome.out, "harness spsa")?;
     if let Some(note) = &run_lock.taken_over {
-        eprintln!("note: {note}");
+        errln!("note: {note}");
     }
     let done = open_history(&outcome.out, cfg.resume, &mut outcome.params)?;
     outcome.start = outcome.params.iter().map(|p| p.value).collect();
@@ -271,7 +271,7 @@ pub fn out_file(out: Option<&Path>, resume: bool, engine: &str) -> Result<PathBu
     if !resume {
         let (free, numbered) = naming::first_free(&today);
         if numbered {
-            eprintln!(
+            errln!(
                 "note: {} is taken by an earlier run (continue that one with the same command \
                  and --resume --out {}); this run writes {}",
                 today.display(),
@@ -286,7 +286,7 @@ pub fn out_file(out: Option<&Path>, resume: bool, engine: &str) -> Result<PathBu
     let prefix = prefix.trim_end_matches(".csv");
     match newest_run(Path::new("."), prefix) {
         Some(path) => {
-            eprintln!(
+            errln!(
                 "Resuming {} (give --out FILE to resume another)",
                 path.display()
             );

@@ -188,7 +188,7 @@ mod tests {
                 v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
             };
             let (e25, e50) = (median(&mut errors[0]), median(&mut errors[1]));
-            println!(
+            outln!(
                 "{label}: runs of {} games (median); median error of the predicted length: \
                  x{:.2} at a quarter, x{:.2} at half-way",
                 lengths[lengths.len() / 2],

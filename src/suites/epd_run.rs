@@ -130,7 +130,7 @@ pub fn run_epd(config: &EpdConfig) -> Result<EpdReport, SuiteError> {
             bar.set_message(format!("solved {solved}"));
             bar.inc(1);
             if log_every.is_some_and(|k| done % k == 0) {
-                eprintln!("epd: {done}/{} positions, {solved} solved", jobs.len());
+                errln!("epd: {done}/{} positions, {solved} solved", jobs.len());
             }
             ControlFlow::Continue(())
         },

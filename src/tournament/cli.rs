@@ -292,7 +292,7 @@ fn config_from(
         resolve_engine_revision(e, !args.quiet)?;
     }
     if openings.is_empty() && !args.quiet {
-        eprintln!("Openings: every game starts from the start position (--openings startpos)");
+        errln!("Openings: every game starts from the start position (--openings startpos)");
     }
     if args.variant == Variant::Chess960 {
         for e in &mut engines {
@@ -372,7 +372,7 @@ fn default_results(kind: &str, engines: &[super::EngineConfig]) -> PathBuf {
     let path = naming::default_results(kind, &names, &crate::report::dates::today(), "json");
     let (free, numbered) = naming::first_free(&path);
     if numbered {
-        eprintln!(
+        errln!(
             "note: {} is taken by an earlier run (continue that one with `harness {kind} \
              --resume {}`); this run writes {}",
             path.display(),

@@ -333,10 +333,10 @@ pub(crate) fn announce_syzygy(
 ) -> Option<SyzygyRule> {
     let (rule, warnings) = found?;
     if verbose {
-        eprintln!("Syzygy: {}", rule.tables.describe());
+        errln!("Syzygy: {}", rule.tables.describe());
     }
     for w in warnings {
-        eprintln!("warning: {w}");
+        errln!("warning: {w}");
     }
     Some(rule)
 }

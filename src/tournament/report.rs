@@ -209,7 +209,7 @@ impl Progress {
     /// Prints text (to stdout) without garbling the bar; nothing when progress is off.
     pub fn print(&self, text: &str) {
         if let Some(bar) = &self.bar {
-            bar.suspend(|| println!("{}", text.trim_end()));
+            bar.suspend(|| outln!("{}", text.trim_end()));
         } else if self.plain.is_some() {
             use std::io::Write;
             let mut out = std::io::stdout().lock();
@@ -221,7 +221,7 @@ impl Progress {
 
     /// Prints a warning to stderr (always, progress or not) without garbling the bar.
     pub fn warn(&self, text: &str) {
-        let show = || eprintln!("warning: {}", text.trim_end());
+        let show = || errln!("warning: {}", text.trim_end());
         match &self.bar {
             Some(bar) => bar.suspend(show),
             None => show(),
@@ -251,19 +251,19 @@ pub fn print_speed(o: &MatchOutcome, wall: std::time::Duration) {
     let wall = wall.as_secs_f64().max(1e-9);
     // games loaded by --resume were played by an earlier run, not in this wall time
     let played = (o.games - o.resumed) as f64;
-    print!("Wall {wall:.1} s, {:.1} games/min", played * 60.0 / wall);
+    out!("Wall {wall:.1} s, {:.1} games/min", played * 60.0 / wall);
     if let Some(cpu) = own_cpu_seconds() {
         let per_game = if played > 0.0 {
             1000.0 * cpu / played
         } else {
             0.0
         };
-        print!(
+        out!(
             ", runner CPU {cpu:.2} s ({per_game:.1} ms/game, {:.2} % of wall)",
             100.0 * cpu / wall
         );
     }
-    println!();
+    outln!();
 }
 
 /// Where the failure cases of the run are, and how many failed games have none.
@@ -271,16 +271,17 @@ fn print_failures(o: &MatchOutcome) {
     let f = &o.failures;
     let Some(dir) = &f.dir else { return };
     if f.written > 0 {
-        println!(
+        outln!(
             "Failure cases: {} written to {} (harness replay FILE replays one)",
             f.written,
             dir.display()
         );
     }
     if f.not_recorded > 0 {
-        println!(
+        outln!(
             "{} more failures not recorded (--max-failure-files {})",
-            f.not_recorded, f.max
+            f.not_recorded,
+            f.max
         );
     }
 }
@@ -291,7 +292,7 @@ fn print_faults(cfg: &MatchConfig, o: &MatchOutcome) {
     for (i, f) in o.faults.iter().enumerate() {
         if f.total() > 0 {
             let games = o.engine_games.get(i).copied().unwrap_or(0);
-            println!(
+            outln!(
                 "{}: {}, {}, {}, {} ({:.1} % of its {})",
                 o.names[i],
                 plural(f.crashes, "crash"),
@@ -304,7 +305,7 @@ fn print_faults(cfg: &MatchConfig, o: &MatchOutcome) {
         }
     }
     for (i, share) in o.fault_shares_over(&cfg.fault_rules) {
-        println!(
+        outln!(
             "Warning: {} faulted in {:.1} % of its games (--max-fault-share {:.1} %): its results \
              measure its faults, not its chess",
             o.names[i],
@@ -313,14 +314,14 @@ fn print_faults(cfg: &MatchConfig, o: &MatchOutcome) {
         );
     }
     if o.repeated_games > 0 {
-        println!(
+        outln!(
             "Warning: {} repeated an earlier game move for move (deterministic limits and \
              repeated openings): they are not independent, so the error bars are too narrow",
             plural(o.repeated_games, "game")
         );
     }
     if o.late_games > 0 {
-        println!(
+        outln!(
             "{} game(s) in flight when the run stopped were recorded; they did not change its outcome",
             o.late_games
         );
@@ -338,37 +339,37 @@ pub fn ratings(o: &MatchOutcome) -> Option<RatingList> {
 /// of more than two engines, faults, and speed.
 pub fn print_final(cfg: &MatchConfig, o: &MatchOutcome) {
     if o.games > 0 {
-        print!("{}", interim(cfg, o));
+        out!("{}", interim(cfg, o));
     }
     for c in super::compare::challengers(o) {
-        println!("{c}");
+        outln!("{c}");
     }
     if let Some(list) = ratings(o) {
-        print!("{}", crate::stats::ratings::table(&list));
+        out!("{}", crate::stats::ratings::table(&list));
     }
     print_faults(cfg, o);
     print_failures(o);
     match &o.stopped {
-        Some(Stop::Interrupted) => println!("Stopped: {}", Stop::Interrupted),
-        Some(why) => println!("Stopped, no verdict: {why}"),
+        Some(Stop::Interrupted) => outln!("Stopped: {}", Stop::Interrupted),
+        Some(why) => outln!("Stopped, no verdict: {why}"),
         None => {}
     }
-    println!("Finished {} of {} games", o.games, o.scheduled);
+    outln!("Finished {} of {} games", o.games, o.scheduled);
     let kind = cfg.kind();
     match &cfg.results {
         Some(path) if path.exists() => {
-            println!("Results: {}", path.display());
+            outln!("Results: {}", path.display());
             let how = match &o.stopped {
                 Some(Stop::Interrupted) => "To continue",
                 Some(_) => "To continue once the engines are mended",
                 None => "",
             };
             if o.games < o.scheduled && !how.is_empty() {
-                println!("{how}: harness {kind} --resume {}", path.display());
+                outln!("{how}: harness {kind} --resume {}", path.display());
             }
         }
         _ if o.stopped.is_some() && o.games == 0 => {
-            println!("Nothing was played or written: mend the setup and run the command again");
+            outln!("Nothing was played or written: mend the setup and run the command again");
         }
         _ => {}
     }

@@ -21,7 +21,7 @@ pub fn resolve_engine_revision(
     let repo = repo_root()?;
     let mut log = |line: &str| {
         if verbose {
-            eprintln!("{line}");
+            errln!("{line}");
         }
     };
     let commit = revision_key(&repo, &rev)?;
@@ -56,7 +56,7 @@ pub fn ensure_pinned_build(
     let repo = repo_root()?;
     let mut log = |line: &str| {
         if verbose {
-            eprintln!("{line}");
+            errln!("{line}");
         }
     };
     let exe = build_revision(&repo, &pin.commit, &mut log)?;

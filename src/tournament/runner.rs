@@ -119,7 +119,7 @@ fn take_lock(cfg: &MatchConfig) -> Result<Option<lock::RunLock>, MatchError> {
     };
     let lock = lock::acquire(path, &holder(cfg))?;
     if let Some(note) = &lock.taken_over {
-        eprintln!("note: {note}");
+        errln!("note: {note}");
     }
     Ok(Some(lock))
 }

@@ -67,7 +67,7 @@ impl fmt::Display for SyzygyCount {
 /// Prints the line for a match with `--tb` that has a results file (nothing otherwise).
 pub fn print_syzygy_line(cfg: &super::MatchConfig) -> Result<(), ResultsError> {
     if let (Some(_), Some(path)) = (cfg.adjudication.syzygy, &cfg.results) {
-        println!("{}", SyzygyCount::of_results(path)?);
+        outln!("{}", SyzygyCount::of_results(path)?);
     }
     Ok(())
 }

@@ -231,7 +231,7 @@ pub(crate) mod tests {
             .collect();
         let st = optimise::fresh(init, 0.5, cfg.lr, (built.store.len(), 0));
         let done = optimise::run(&built.store, &Store::new(), &cfg, st, &mut ()).unwrap();
-        eprintln!(
+        errln!(
             "{:?} after {} epochs, loss {}",
             &done.weights[..5],
             done.epoch,

@@ -52,7 +52,7 @@ pub fn load(
         // harness alone (docs/tune.md).
         match unsafe { cache::open(path, &identity, params) } {
             Ok((train, valid)) => {
-                eprintln!(
+                errln!(
                     "{}: cache of {} + {} positions, {:.1} bytes/position, memory-mapped",
                     path.display(),
                     train.len(),
@@ -62,10 +62,10 @@ pub fn load(
                 );
                 return Ok((train, valid));
             }
-            Err(why) => eprintln!("{}: refused ({why}); rebuilding it", path.display()),
+            Err(why) => errln!("{}: refused ({why}); rebuilding it", path.display()),
         }
     } else {
-        eprintln!("{}: no cache yet; building it", path.display());
+        errln!("{}: no cache yet; building it", path.display());
     }
     build(o, target, Some((path, &identity)))?;
     // SAFETY: as above; the file was just written by this process.
@@ -133,7 +133,7 @@ fn build(
         }
         Sink::File(w) => {
             w.finish()?;
-            eprintln!("traced {total} positions in {secs:.1}s into the cache");
+            errln!("traced {total} positions in {secs:.1}s into the cache");
             Ok((Store::new(), Store::new()))
         }
     }
@@ -151,7 +151,7 @@ fn count(o: &Options) -> Result<usize, TuneError> {
         } else {
             format!(" ({} skipped)", crate::report::plural(skipped, "bad line"))
         };
-        eprintln!(
+        errln!(
             "{}: {}{note}",
             path.display(),
             crate::report::plural(n, "position")
@@ -176,7 +176,7 @@ fn report_traced(train: &Store, valid: &Store, secs: f64) {
         all += r.bytes.len();
         far += r.far.len() / 2;
     }
-    eprintln!(
+    errln!(
         "traced {} positions in {secs:.1}s, {:.1} bytes/position (header {:.1}, chain {:.1}, {:.1} far slots, {:.1} other terms, length 1), {} pairs in the dictionary",
         train.len() + valid.len(),
         (train.bytes() + valid.bytes()) as f64 / n,
@@ -229,12 +229,12 @@ impl Tracer {
     /// Says how many positions were left out, with a few of them.
     fn report_rejected(&self) {
         if self.rejected > 0 {
-            eprintln!(
+            errln!(
                 "{} rejected, e.g.:",
                 crate::report::plural(self.rejected, "position")
             );
             for e in self.examples.iter().take(5) {
-                eprintln!("  {e}");
+                errln!("  {e}");
             }
         }
     }
@@ -271,7 +271,7 @@ impl Tracer {
                 let t = Instant::now();
                 let d = Arc::new(learn(&built.store));
                 self.bar.suspend(|| {
-                    eprintln!(
+                    errln!(
                         "dictionary: {} slots, {} of them pairs, learnt from {} positions in {:.1}s",
                         d.rules().len(),
                         d.pairs(),

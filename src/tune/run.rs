@@ -168,7 +168,7 @@ fn load(o: &Options) -> Result<(Store, Store), TuneError> {
             train.extend(&base);
         }
         train.split_off(o.replicate);
-        eprintln!(
+        errln!(
             "replicated to {} positions ({:.0} MB)",
             train.len(),
             train.bytes() as f64 / 1e6
@@ -262,7 +262,7 @@ fn start_state(
             .as_ref()
             .ok_or(TuneError::ResumeWithoutCheckpoint)?;
         let c = Checkpoint::load(path)?;
-        eprintln!("resuming {} at epoch {}", path.display(), c.epoch);
+        errln!("resuming {} at epoch {}", path.display(), c.epoch);
         return Ok(c);
     }
     let k = match o.k {
@@ -327,7 +327,7 @@ fn guard_emit(o: &Options) -> Result<(), TuneError> {
     };
     let evidence = match &o.adoption {
         Adoption::Unverified => {
-            eprintln!(
+            errln!(
                 "warning: --unverified: compiling weights into {} that no SPRT here showed \
                  beating the shipped ones",
                 target.display()
@@ -356,7 +356,7 @@ fn guard_emit(o: &Options) -> Result<(), TuneError> {
     })?;
     adopt::check(evidence, &weights, &cwd)?;
     adopt::check_defaults_file(target)?;
-    eprintln!(
+    errln!(
         "{}: H1 accepted for {} against the shipped weights (elo0 {}, elo1 {}): compiling them \
          into {}",
         evidence.file.display(),
@@ -374,13 +374,13 @@ fn fit_k(train: &Store) -> Result<f64, TuneError> {
     let evals = kernel::evals(train, &w, 0..train.len())?;
     let results = train.results();
     let (k, l) = kfit::fit_k(&evals, &results, 0.05, 10.0);
-    eprintln!("fitted K = {k:.4} (loss {l:.6} at the current weights)");
+    errln!("fitted K = {k:.4} (loss {l:.6} at the current weights)");
     Ok(k)
 }
 
 fn report_start(train: &Store, valid: &Store, st: &Checkpoint) -> Result<(), TuneError> {
     let w = model::to_dense(&st.weights)?;
-    eprintln!(
+    errln!(
         "{} training + {} validation positions, {} weights, K = {:.4}; starting loss {:.6} (validation {:.6})",
         train.len(),
         valid.len(),
@@ -406,9 +406,9 @@ fn report_data_per_weight(positions: usize, frozen: &[bool]) {
         return;
     }
     let per = positions / numbers;
-    eprintln!("{positions} training positions for {numbers} tuned numbers: {per} a number");
+    errln!("{positions} training positions for {numbers} tuned numbers: {per} a number");
     if per < MIN_POSITIONS_PER_NUMBER {
-        eprintln!(
+        errln!(
             "warning: {per} positions a tuned number is too few (fewer than \
              {MIN_POSITIONS_PER_NUMBER}): the weights will fit noise and may play much weaker. \
              Use more positions (harness datagen) or tune fewer groups (--freeze), and SPRT \
@@ -457,9 +457,10 @@ fn finish(
 ) -> Result<Summary, TuneError> {
     let chosen = match (&done.best, o.last) {
         (Some(b), false) => {
-            println!(
+            outln!(
                 "best epoch       {} (validation loss {:.6}); its weights are written",
-                b.epoch, b.valid
+                b.epoch,
+                b.valid
             );
             &b.weights
         }
@@ -468,15 +469,15 @@ fn finish(
     let chosen = chosen.clone();
     let w = model::to_dense(&chosen)?;
     write_outputs(o, &output::to_params(&chosen), &done)?;
-    println!("K                {:.4}", done.k);
+    outln!("K                {:.4}", done.k);
     let losses = (
         kernel::loss(train, &w, done.k, 0..train.len())?,
         kernel::loss(valid, &w, done.k, 0..valid.len())?,
     );
-    println!("training loss    {:.6}", losses.0);
-    println!("validation loss  {:.6}", losses.1);
+    outln!("training loss    {:.6}", losses.0);
+    outln!("validation loss  {:.6}", losses.1);
     report_speed(train, valid, &tm);
-    println!("weights          {}", o.out.display());
+    outln!("weights          {}", o.out.display());
     Ok(Summary {
         written: chosen,
         state: done,
@@ -497,7 +498,7 @@ fn write_outputs(o: &Options, params: &Params, done: &Checkpoint) -> Result<(), 
         output::write_curve(&done.history, p)?;
     }
     if o.tables {
-        println!("{}", params.display_tables());
+        outln!("{}", params.display_tables());
     }
     Ok(())
 }
@@ -511,7 +512,7 @@ fn report_speed(train: &Store, valid: &Store, tm: &Timing) {
         threads,
     } = *tm;
     let per_epoch = secs / epochs.max(1) as f64;
-    println!(
+    outln!(
         "epochs           {} in {:.2}s ({:.4}s/epoch, {:.2} M pos/s on {} threads = {:.2} M pos/s/thread)",
         epochs,
         secs,
@@ -521,20 +522,20 @@ fn report_speed(train: &Store, valid: &Store, tm: &Timing) {
         train.len() as f64 / per_epoch / 1e6 / threads as f64
     );
     if let Some(cpu) = cpu {
-        println!(
+        outln!(
             "cpu time         {:.2}s ({:.2} M pos per CPU-second; validation and checkpoints included)",
             cpu,
             (train.len() * epochs) as f64 / cpu.max(1e-9) / 1e6
         );
     }
-    println!(
+    outln!(
         "memory           {:.1} MB for {} positions ({:.0} bytes each)",
         (train.bytes() + valid.bytes()) as f64 / 1e6,
         train.len() + valid.len(),
         (train.bytes() + valid.bytes()) as f64 / (train.len() + valid.len()) as f64
     );
     if let Some(note) = load::resident_note() {
-        println!("resident         {note}");
+        outln!("resident         {note}");
     }
 }
 

@@ -77,7 +77,7 @@ impl TrafficLog {
             .and_then(|_| log.out.flush());
         if let Err(e) = written {
             log.failed = true;
-            eprintln!(
+            errln!(
                 "warning: {}: {e}; the UCI log stops here",
                 log.path.display()
             );

@@ -144,13 +144,13 @@ fn intervals_cover_the_truth_at_their_stated_rate() {
     // intervals; a true rate of 95 % gives 93.7..96.3 % with 99 % probability if the
     // intervals were independent (they are not quite: the mean anchor ties them).
     let fisher = coverage(42, 200, false, false);
-    eprintln!("independent games: coverage {fisher:.4} (inverse Fisher)");
+    errln!("independent games: coverage {fisher:.4} (inverse Fisher)");
     assert!(
         (0.925..=0.975).contains(&fisher),
         "inverse Fisher: {fisher}"
     );
     let pairs = coverage(43, 200, false, true);
-    eprintln!("independent games: coverage {pairs:.4} (pairs, sandwich)");
+    errln!("independent games: coverage {pairs:.4} (pairs, sandwich)");
     assert!((0.925..=0.975).contains(&pairs), "sandwich: {pairs}");
 }
 
@@ -161,7 +161,7 @@ fn with_correlated_pairs_only_the_pair_errors_keep_their_rate() {
     // pairs' sandwich keeps 95 %.
     let fisher = coverage(44, 200, true, false);
     let pairs = coverage(44, 200, true, true);
-    eprintln!("correlated pairs: coverage {fisher:.4} (inverse Fisher), {pairs:.4} (pairs)");
+    errln!("correlated pairs: coverage {fisher:.4} (inverse Fisher), {pairs:.4} (pairs)");
     assert!(fisher > 0.975, "inverse Fisher: {fisher}");
     assert!((0.92..=0.975).contains(&pairs), "sandwich: {pairs}");
 }
@@ -484,7 +484,7 @@ fn logistic_ratings_are_recovered_within_their_error_bars() {
     // at equal strength, and cover nearly always.
     let games = logistic_coverage(51, 200, false);
     let pairs = logistic_coverage(52, 200, true);
-    eprintln!("logistic scale: coverage {games:.4} (games), {pairs:.4} (pairs)");
+    errln!("logistic scale: coverage {games:.4} (games), {pairs:.4} (pairs)");
     assert!((0.925..=0.975).contains(&games), "games: {games}");
     assert!((0.925..=0.975).contains(&pairs), "pairs: {pairs}");
 }
