@@ -97,6 +97,9 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
     });
     bar.clear();
     let summary = summary?;
+    for restored in &summary.restored {
+        errln!("warning: {restored}");
+    }
     for failure in summary.failures.iter().take(SHOWN_FAILURES) {
         errln!("no score: {failure}");
     }

@@ -5,13 +5,14 @@
 //! order so that an interrupted run goes on after the last whole line.
 
 use super::DatagenError;
+use crate::plumbing::append::{AppendFile, Restored};
 use crate::tablebase::{parse_position, SyzygyRule};
 use crate::tune::dataset::{self, Record};
 use crate::uci::pool::{self, Job, JobError, JobFailure, PoolConfig};
 use crate::uci::{Engine, GoParams, Info, Score};
 use std::collections::{BTreeMap, HashSet};
-use std::fs::{File, OpenOptions};
-use std::io::{BufWriter, Write};
+use std::fs::OpenOptions;
+use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::Path;
 use std::time::Duration;
@@ -21,9 +22,16 @@ pub fn key(fen: &str) -> String {
     fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ")
 }
 
-/// Writer that appends new positions and drops repeats.
+/// Writer that appends new positions and drops repeats. Lines are kept until [`flush`], which
+/// appends them to a file that stays at its path (see [`AppendFile`]).
+///
+/// [`flush`]: LabelWriter::flush
 pub struct LabelWriter {
-    out: BufWriter<File>,
+    out: AppendFile,
+    /// Whole lines not yet appended (at most about [`PENDING_MAX`] bytes).
+    pending: Vec<u8>,
+    /// Where the file was put back since the last flush, each time its path stopped naming it.
+    restored: Vec<Restored>,
     seen: HashSet<u64>,
     /// Positions in the file (including those there before opening).
     pub count: usize,
@@ -59,13 +67,12 @@ impl LabelWriter {
                     .map_err(DatagenError::io(format!("writing {}", path.display())))?;
             }
         }
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
+        let out = AppendFile::open(path)
             .map_err(DatagenError::io(format!("opening {}", path.display())))?;
         Ok(LabelWriter {
-            out: BufWriter::new(file),
+            out,
+            pending: Vec::new(),
+            restored: Vec::new(),
             seen,
             count,
         })
@@ -76,16 +83,41 @@ impl LabelWriter {
         if !self.seen.insert(hash_key(&r.fen)) {
             return Ok(false);
         }
-        writeln!(self.out, "{}", dataset::to_csv_line(r))?;
+        writeln!(self.pending, "{}", dataset::to_csv_line(r))?;
+        if self.pending.len() >= PENDING_MAX {
+            self.append()?;
+        }
         self.count += 1;
         Ok(true)
     }
 
-    /// Flushes buffered lines to the file.
-    pub fn flush(&mut self) -> std::io::Result<()> {
-        self.out.flush()
+    /// Appends the lines written since the last flush to the file; says where the file was put
+    /// back since the last flush, each time its path no longer named it.
+    pub fn flush(&mut self) -> std::io::Result<Vec<Restored>> {
+        self.append()?;
+        Ok(std::mem::take(&mut self.restored))
+    }
+
+    fn append(&mut self) -> std::io::Result<()> {
+        if !self.pending.is_empty() {
+            self.restored.extend(self.out.append(&self.pending)?);
+            self.pending.clear();
+        }
+        Ok(())
     }
 }
+
+/// Lines still pending when a writer is dropped (a run that stops on an error) are appended
+/// then, as a `BufWriter` would: what was written is kept.
+impl Drop for LabelWriter {
+    fn drop(&mut self) {
+        let _ = self.append();
+    }
+}
+
+/// Bytes of whole lines a [`LabelWriter`] keeps before it appends them unasked (an `extract`
+/// of a large PGN flushes once, at its end).
+const PENDING_MAX: usize = 1 << 16;
 
 /// The centipawn score written for a forced mate (sign from White's view).
 pub const MATE_CP: i32 = 3000;
@@ -130,6 +162,8 @@ pub struct LabelSummary {
     pub from_tables: usize,
     /// Positions the engine failed on (written without a score), with why.
     pub failures: Vec<JobFailure>,
+    /// Where the output was put back after its path stopped naming it mid-run, if it was.
+    pub restored: Vec<Restored>,
 }
 
 /// One position to label: its place in the input (from 1) and its record.
@@ -190,12 +224,13 @@ pub fn label_records(
     );
     // What is whole is written even when the run failed: a rerun goes on from there. A write
     // error is what stopped the run, if it stopped.
-    output.finish()?;
+    let restored = output.finish()?;
     let run = run?;
     Ok(LabelSummary {
         labelled: run.outcomes.len(),
         from_tables,
         failures: run.outcomes.into_iter().filter_map(Result::err).collect(),
+        restored,
     })
 }
 
@@ -258,7 +293,7 @@ fn black_to_move(fen: &str) -> bool {
 /// Records that arrive in any order, appended to the file in their own order, `chunk` at a time.
 struct OrderedOutput<'a> {
     path: &'a Path,
-    file: Option<File>,
+    file: Option<AppendFile>,
     chunk: usize,
     /// Arrived ahead of the next one to write, by index.
     waiting: BTreeMap<usize, Record>,
@@ -268,6 +303,8 @@ struct OrderedOutput<'a> {
     ready: Vec<Record>,
     /// The first write error (nothing is written after it).
     error: Option<DatagenError>,
+    /// Where the file was put back, each time its path stopped naming it.
+    restored: Vec<Restored>,
 }
 
 impl<'a> OrderedOutput<'a> {
@@ -280,6 +317,7 @@ impl<'a> OrderedOutput<'a> {
             next: 0,
             ready: Vec::new(),
             error: None,
+            restored: Vec::new(),
         }
     }
 
@@ -299,12 +337,13 @@ impl<'a> OrderedOutput<'a> {
         }
     }
 
-    /// Writes what is in order and not yet written; the first error, if any.
-    fn finish(mut self) -> Result<(), DatagenError> {
+    /// Writes what is in order and not yet written; the first error, if any, or where the file
+    /// was put back.
+    fn finish(mut self) -> Result<Vec<Restored>, DatagenError> {
         self.write();
         match self.error {
             Some(e) => Err(e),
-            None => Ok(()),
+            None => Ok(self.restored),
         }
     }
 
@@ -320,18 +359,14 @@ impl<'a> OrderedOutput<'a> {
         let path = self.path;
         let written = match &mut self.file {
             Some(f) => Ok(f),
-            None => OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map(|f| self.file.insert(f)),
+            None => AppendFile::open(path).map(|f| self.file.insert(f)),
         }
-        .and_then(|f| {
-            f.write_all(text.as_bytes())?;
-            f.flush()
-        });
-        if let Err(e) = written {
-            self.error = Some(DatagenError::io(format!("writing {}", path.display()))(e));
+        .and_then(|f| f.append(text.as_bytes()));
+        match written {
+            Ok(restored) => self.restored.extend(restored),
+            Err(e) => {
+                self.error = Some(DatagenError::io(format!("writing {}", path.display()))(e));
+            }
         }
     }
 }
@@ -520,7 +555,31 @@ mod tests {
         assert!(w.write(&b).unwrap());
         w.flush().unwrap();
         let back = dataset::read_file(&p, true).unwrap();
-        assert_eq!((back.records, back.skipped), (vec![a, b], 1));
+        assert_eq!(
+            (back.records, back.skipped),
+            (vec![a.clone(), b.clone()], 1)
+        );
+        std::fs::remove_dir_all(&dir).ok();
+
+        // The file removed under a running writer (a checkout, an rm) is written back whole at
+        // the next flush, and said so; lines pending when the writer is dropped are kept.
+        let dir = std::env::temp_dir().join(format!("sable-lw-gone-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("out.csv");
+        let mut w = LabelWriter::open(&p).unwrap();
+        w.write(&a).unwrap();
+        assert_eq!(w.flush().unwrap(), vec![]);
+        std::fs::remove_file(&p).unwrap();
+        w.write(&b).unwrap();
+        assert_eq!(w.flush().unwrap(), vec![Restored::Recreated(p.clone())]);
+        let c = Record {
+            fen: "8/8/8/8/8/8/3k4/4K3 b - - 0 1".into(),
+            ..a.clone()
+        };
+        w.write(&c).unwrap();
+        drop(w);
+        let back = dataset::read_file(&p, true).unwrap();
+        assert_eq!(back.records, vec![a, b, c]);
         std::fs::remove_dir_all(&dir).ok();
     }
 }

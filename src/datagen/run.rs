@@ -143,7 +143,9 @@ pub fn run(
                             summary.duplicates += 1;
                         }
                     }
-                    writer.flush().map_err(writing())?;
+                    for restored in writer.flush().map_err(writing())? {
+                        progress.warn(&restored.to_string());
+                    }
                     summary.skipped.add(skipped);
                     summary.total = writer.count;
                     summary.new = writer.count - start_count;
@@ -246,7 +248,9 @@ pub fn extract_files(
         };
         each(path, &found);
     }
-    w.flush().map_err(writing())?;
+    for restored in w.flush().map_err(writing())? {
+        errln!("warning: {restored}");
+    }
     Ok((w.count, w.count - before))
 }
 

@@ -45,6 +45,10 @@ pub trait Progress<E: ?Sized> {
     fn start(&mut self, _done: u64, _total: u64) {}
     /// Called after each step, `done` counting it.
     fn step(&mut self, _done: u64, _event: &E) {}
+    /// A warning for the user, on stderr, out of the bar's way.
+    fn warn(&mut self, text: &str) {
+        errln!("warning: {text}");
+    }
 }
 
 /// Hears nothing (tests, and callers that show no progress).
@@ -199,6 +203,10 @@ impl<E: ?Sized + Describe> Progress<E> for Reporter {
         }
         self.set_position(done);
         self.set_message(text);
+    }
+
+    fn warn(&mut self, text: &str) {
+        self.suspend(|| errln!("warning: {text}"));
     }
 }
 
