@@ -145,9 +145,9 @@ search_params! {
     /// Internal iterative reduction: shallowest node reduced without a TT move.
     iir_depth: "IirDepth" = 4 in 2..=10, c_end 1.0;
     /// History bonus per ply of depth squared.
-    history_bonus: "HistBonus" = 16 in 4..=64, c_end 2.0;
-    /// Largest history bonus.
-    history_bonus_max: "HistBonusMax" = 1600 in 400..=4000, c_end 120.0;
+    history_bonus: "HistBonus" = 32 in 4..=64, c_end 2.0;
+    /// Largest history bonus (Ethereal 12's: 32 x 20², reached at depth 20).
+    history_bonus_max: "HistBonusMax" = 12800 in 400..=16000, c_end 600.0;
     /// Quiescence delta pruning margin.
     delta_margin: "DeltaMargin" = 200 in 50..=600, c_end 20.0;
     /// Singular extensions: shallowest node that tests its TT move.
