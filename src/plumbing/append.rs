@@ -142,17 +142,8 @@ fn free_sibling(path: &Path) -> PathBuf {
     let ext = path
         .extension()
         .map_or_else(String::new, |e| format!(".{}", e.to_string_lossy()));
-    (1..)
-        .map(|n| {
-            let suffix = if n == 1 {
-                String::new()
-            } else {
-                format!("-{n}")
-            };
-            path.with_file_name(format!("{stem}.restored{suffix}{ext}"))
-        })
-        .find(|p| !p.exists())
-        .expect("some name is free")
+    let restored = path.with_file_name(format!("{stem}.restored{ext}"));
+    super::output::first_free(&restored, Path::exists)
 }
 
 /// Whether `path` names the open `file` (same device and inode).
