@@ -366,6 +366,9 @@ impl Searcher {
                 if self.late_quiet(node, pv_node, quiet, quiets_tried.len()) {
                     continue;
                 }
+                if quiet && self.poor_reply(node, contexts, key) {
+                    continue;
+                }
                 if !picker.last_had_good_see() && self.losing_exchange(board, mv, depth, quiet) {
                     continue;
                 }
@@ -485,6 +488,18 @@ impl Searcher {
             && node.depth <= params::lmp_depth()
             && quiets_tried as i32
                 >= (params::lmp_base() + node.depth * node.depth) / (2 - node.improving as i32)
+    }
+
+    /// Counter-move and follow-up pruning (Ethereal 12's): near the leaves, a quiet move with a
+    /// poor continuation history as the reply to the previous move (or, less strictly, to our
+    /// own move before it) is skipped; deeper where the position is not improving.
+    fn poor_reply(&self, node: Node, contexts: [u16; 2], key: u16) -> bool {
+        const DEPTH: [i32; 2] = [3, 2]; // by `improving`
+        const COUNTER_LIMIT: [i32; 2] = [0, -1000];
+        const FOLLOW_UP_LIMIT: [i32; 2] = [-2000, -4000];
+        let i = node.improving as usize;
+        let [counter, follow_up] = self.history.continuation_each(contexts, key);
+        node.depth <= DEPTH[i] && (counter < COUNTER_LIMIT[i] || follow_up < FOLLOW_UP_LIMIT[i])
     }
 
     /// SEE pruning: near the leaves, a move that loses material by force (more than the depth

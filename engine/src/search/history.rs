@@ -68,6 +68,13 @@ impl History {
             .sum()
     }
 
+    /// The continuation-history scores of the quiet move with key `key` after the move one
+    /// ply back and after the move two plies back, separately (0 for an absent context).
+    #[inline]
+    pub fn continuation_each(&self, contexts: [u16; 2], key: u16) -> [i32; 2] {
+        contexts.map(|c| continuation_slot(c, key).map_or(0, |i| self.continuation[i] as i32))
+    }
+
     /// Reward or punish a quiet move as a reply in each of its present contexts.
     pub fn update_continuation(&mut self, contexts: [u16; 2], key: u16, bonus: i32) {
         for &c in &contexts {
@@ -226,6 +233,21 @@ mod tests {
         assert!(h.continuation([two, NO_CONTEXT], reply) < both / 2);
         h.clear();
         assert_eq!(h.continuation([one, two], reply), 0);
+    }
+
+    #[test]
+    fn continuation_each_reads_the_two_distances_apart() {
+        let mut h = History::default();
+        let board = Board::from_fen("4k3/8/8/8/8/8/8/4K1N1 w - - 0 1").unwrap();
+        let reply = piece_to(&board, board.parse_uci_move("g1f3").unwrap());
+        let (counter, follow_up) = (5, 700);
+        h.update_continuation([counter, NO_CONTEXT], reply, bonus(10));
+        h.update_continuation([NO_CONTEXT, follow_up], reply, -bonus(5));
+        let [c, f] = h.continuation_each([counter, follow_up], reply);
+        assert!(c > 0 && f < 0, "{c} {f}");
+        assert_eq!(c + f, h.continuation([counter, follow_up], reply));
+        assert_eq!(h.continuation_each([follow_up, counter], reply), [f, c]);
+        assert_eq!(h.continuation_each([NO_CONTEXT, NO_CONTEXT], reply), [0, 0]);
     }
 
     #[test]
