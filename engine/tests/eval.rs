@@ -2,8 +2,8 @@
 
 use sable::board::Board;
 use sable::eval::{
-    evaluate, evaluate_cached, psq, psq_delta, taper, trace, Params, PawnCache, PHASE_MAX, S,
-    SCALE_MAX,
+    evaluate, evaluate_cached, psq, psq_delta, taper, trace, Params, PawnCache, Trace, PHASE_MAX,
+    S, SCALE_MAX,
 };
 use sable::types::Color;
 use std::path::PathBuf;
@@ -168,6 +168,121 @@ fn trace_equals_evaluate_in_mop_up_endgames() {
         }
     }
     assert!(with_mop_up > 0, "no position had a mop-up term");
+}
+
+/// The middle-game and end-game sums of `t`'s terms under `w`, before the complexity term.
+fn sums(t: &Trace, w: &[S]) -> (i32, i32) {
+    t.terms.iter().fold((0, 0), |(mg, eg), &(i, c)| {
+        let x = w[i as usize];
+        (mg + x.mg() * c as i32, eg + x.eg() * c as i32)
+    })
+}
+
+/// A pawn ending, White a pawn up, with pawns on both flanks: 9 pawns, complexity
+/// 3 * 9 + 26 + 57 - 47 = 63.
+const COMPLEX_PAWN_ENDING: &str = "4k3/pp4pp/8/8/8/8/PPP3PP/4K3 w - - 0 1";
+/// Rooks and three pawns a side on the king's flank, placed alike: the end-game sum is the
+/// tempo's 7 alone, complexity 3 * 6 - 47 = -29.
+const DRAWISH_ROOK_ENDING: &str = "r3k3/5ppp/8/8/8/8/5PPP/R3K3 w - - 0 1";
+
+#[test]
+fn complexity_pushes_a_pawn_ending_on_both_flanks_away_from_zero() {
+    let w = Params::default().weights();
+    for (fen, sign) in [
+        (COMPLEX_PAWN_ENDING.to_string(), 1),
+        (mirror_fen(COMPLEX_PAWN_ENDING), -1),
+    ] {
+        let t = trace(&board(&fen));
+        assert_eq!(t.complexity, 63, "{fen}");
+        assert_eq!((t.phase, t.scale, t.scale_black), (0, SCALE_MAX, SCALE_MAX));
+        let (_, eg) = sums(&t, &w);
+        assert_eq!(eg.signum(), sign, "{fen}: end-game sum {eg}");
+        assert_eq!(t.eg_adjustment(&w), sign * 63, "{fen}");
+        // A pure end game: the evaluation is the moved end-game sum itself.
+        assert_eq!(white_eval(&fen), eg + sign * 63, "{fen}");
+        assert_eq!(t.white_eval(&w), eg + sign * 63, "{fen}");
+    }
+}
+
+#[test]
+fn complexity_pulls_a_small_edge_to_zero_but_never_past_it() {
+    let p = Params::default();
+    let w = p.weights();
+    let tempo = p.get(Params::index_of("tempo").unwrap());
+    for (fen, sign) in [
+        (DRAWISH_ROOK_ENDING.to_string(), 1),
+        (DRAWISH_ROOK_ENDING.replace(" w ", " b "), -1),
+    ] {
+        let t = trace(&board(&fen));
+        assert_eq!((t.complexity, t.phase), (-29, 4), "{fen}");
+        let (mg, eg) = sums(&t, &w);
+        assert_eq!((mg, eg), (sign * tempo.mg(), sign * tempo.eg()), "{fen}");
+        assert!(
+            eg.abs() < 29,
+            "{fen}: the test needs an edge the term cancels"
+        );
+        // Exactly 0 is left of the end-game part: only the middle game's tempo counts.
+        assert_eq!(t.eg_adjustment(&w), -eg, "{fen}");
+        assert_eq!(white_eval(&fen), taper(mg, 0, 4, SCALE_MAX), "{fen}");
+        assert_eq!(white_eval(&fen), sign * tempo.mg() * 4 / 24, "{fen}");
+    }
+    // On random playouts, under the defaults and under random weights, the moved end-game sum
+    // keeps the sign of the sum or is 0; it moves by the complexity unless that would cross 0.
+    let fens = playout_fens(0xc0ff_ee00, 20, 200);
+    let (mut zeroed, mut pushed) = (0, 0);
+    for weights in [w.clone(), random_params(11).weights()] {
+        for fen in &fens {
+            let t = trace(&board(fen));
+            let (_, eg) = sums(&t, &weights);
+            let moved = eg + t.eg_adjustment(&weights);
+            assert!(
+                moved == 0 || moved.signum() == eg.signum(),
+                "{fen}: {eg} -> {moved}"
+            );
+            if moved != 0 {
+                assert_eq!(moved - eg, eg.signum() * t.complexity, "{fen}");
+            } else if eg != 0 {
+                assert!(t.complexity <= -eg.abs(), "{fen}");
+                zeroed += 1;
+            }
+            pushed += usize::from(moved.abs() > eg.abs());
+        }
+    }
+    assert!(zeroed > 0 && pushed > 0, "{zeroed} zeroed, {pushed} pushed");
+}
+
+#[test]
+fn trace_equals_evaluate_with_the_complexity_term() {
+    let params = [Params::default(), random_params(5), Params::material_only()];
+    let mut fens = vec![
+        COMPLEX_PAWN_ENDING.to_string(),
+        DRAWISH_ROOK_ENDING.to_string(),
+        DRAWISH_ROOK_ENDING.replace(" w ", " b "),
+        // Pawnless, material ahead, few pieces: the scale factor reads the moved sum.
+        "8/8/4k3/5b2/8/3RK3/8/8 w - - 0 1".to_string(),
+        "8/8/8/8/8/2k5/1pp5/6NK w - - 0 1".to_string(),
+        "8/5pk1/6p1/8/8/1P6/P1B2K2/2b5 w - - 0 1".to_string(),
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1".to_string(),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_string(),
+    ];
+    fens.extend(fens.clone().iter().map(|f| mirror_fen(f)));
+    for fen in &fens {
+        let b = board(fen);
+        let t = trace(&b);
+        let sign = if b.side_to_move() == Color::White {
+            1
+        } else {
+            -1
+        };
+        for p in &params {
+            let w = p.weights();
+            assert_eq!(evaluate(&b, p), sign * t.white_eval(&w), "{fen}");
+            // The scale factor the trace reports is the one for the moved sum's sign.
+            let eg = sums(&t, &w).1 + t.eg_adjustment(&w);
+            let want = if eg < 0 { t.scale_black } else { t.scale };
+            assert_eq!(t.scale_under(&w), want, "{fen}");
+        }
+    }
 }
 
 /// The FEN of the white king on `wk`, the black king on `bk` and White's `pieces` on c3 and f3.

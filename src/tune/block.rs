@@ -25,7 +25,8 @@ pub struct Block<'a> {
     pub rho_mg: [f64; BLOCK],
     /// Endgame weight of each position ((24 - phase) * scale / (128 * 24)).
     pub rho_eg: [f64; BLOCK],
-    /// Untunable centipawns of each position.
+    /// Untunable centipawns of each position: the fixed part plus the fixed end-game part
+    /// tapered and scaled (`fixed + eg_fixed * rho_eg`), so the kernel adds one constant.
     pub fixed: [f64; BLOCK],
     /// The chain, far and other terms of each position ([`super::record`]).
     pub groups: [Groups<'a>; BLOCK],
@@ -60,7 +61,7 @@ impl<'a> Block<'a> {
         self.result[j] = r.result;
         self.rho_mg[j] = r.rho_mg();
         self.rho_eg[j] = r.rho_eg();
-        self.fixed[j] = r.fixed as f64;
+        self.fixed[j] = r.fixed as f64 + r.eg_fixed as f64 * self.rho_eg[j];
         self.groups[j] = (r.unit, r.far, r.general);
     }
 }
@@ -86,6 +87,7 @@ mod tests {
                 phase: (p % 25) as i32,
                 scale: 100 + (p % 29) as i32,
                 fixed: p as i32 - 70,
+                eg_fixed: 40 - (p % 90) as i32,
                 terms: vec![
                     (p, 1),
                     (p + 1, -2),
@@ -107,10 +109,11 @@ mod tests {
                 assert_eq!(b.groups[j], (r.unit, r.far, r.general), "position {p}");
                 let c = &want[p];
                 assert_eq!(s.coefs(p), *c);
-                assert_eq!(b.fixed[j], c.fixed as f64);
                 assert!((b.rho_mg[j] - c.phase as f64 / 24.0).abs() < 1e-15);
                 let eg = ((24 - c.phase) * c.scale) as f64 / (128.0 * 24.0);
                 assert!((b.rho_eg[j] - eg).abs() < 1e-15);
+                let fixed = c.fixed as f64 + c.eg_fixed as f64 * eg;
+                assert!((b.fixed[j] - fixed).abs() < 1e-12);
                 assert_eq!(b.result[j], (p % 3) as f64 / 2.0);
                 p += 1;
             }

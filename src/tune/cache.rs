@@ -39,8 +39,9 @@ pub const MAGIC: &[u8; 8] = b"SABLETUN";
 /// long gaps of the general group bridged by zero terms (version 1 had escape bytes). Version 3:
 /// ±2 terms in the chain with ±1, a 3-byte header with the scale byte only when not 128.
 /// Version 4: records hold the slots of a dictionary stored in the file, in a chain and far
-/// terms; their lengths are a section of their own.
-pub const VERSION: u64 = 4;
+/// terms; their lengths are a section of their own. Version 5: every record holds a fixed
+/// end-game part (the complexity term's adjustment at the compiled-in weights).
+pub const VERSION: u64 = 5;
 /// Bytes before the identity text.
 const HEADER: usize = 72;
 
@@ -429,12 +430,13 @@ mod tests {
             |i: usize| u64::from_le_bytes(header[8 + 8 * i..16 + 8 * i].try_into().unwrap());
         let start = HEADER + (field(1) + field(2)) as usize;
         let first = train.rec(0).bytes.as_ptr() as usize;
-        // Every record becomes one chain of 255-slot gaps, far past the table.
+        // Every record becomes one chain of 255-slot gaps, far past the table (after the
+        // three header bytes and a fixed end-game part of -1).
         let mut file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
         for p in 0..train.len() {
             let r = train.rec(p).bytes;
             let at = start + (r.as_ptr() as usize - first);
-            let mut new = vec![0u8, (r.len() - 3) as u8, 0];
+            let mut new = vec![0u8, (r.len() - 5) as u8, 0];
             new.resize(r.len(), 0xFF);
             file.seek(SeekFrom::Start(at as u64)).unwrap();
             file.write_all(&new).unwrap();

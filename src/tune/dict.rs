@@ -599,6 +599,7 @@ pub(crate) mod tests {
                     phase: 12,
                     scale: 128,
                     fixed: 0,
+                    eg_fixed: 0,
                     terms,
                 }
             })

@@ -95,6 +95,8 @@ pub enum RecordError {
     Result(f64),
     /// The fixed part does not fit 16 bits.
     Fixed(i32),
+    /// The fixed end-game part does not fit 16 bits.
+    EgFixed(i32),
     /// A parameter index at or past the store's limit.
     Index(u16),
     /// More far terms than a record holds.
@@ -125,6 +127,7 @@ impl std::fmt::Display for RecordError {
             RecordError::Scale(s) => write!(f, "scale {s} outside 0..={SCALE_MAX}"),
             RecordError::Result(r) => write!(f, "result {r} outside [0, 1]"),
             RecordError::Fixed(x) => write!(f, "fixed {x} too large"),
+            RecordError::EgFixed(x) => write!(f, "fixed end-game part {x} too large"),
             RecordError::Index(i) => {
                 write!(
                     f,

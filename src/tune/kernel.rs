@@ -422,6 +422,7 @@ pub(crate) mod tests {
                 phase: (next() % 25) as i32,
                 scale: 64 + (next() % 65) as i32,
                 fixed: (next() % 21) as i32 - 10,
+                eg_fixed: (next() % 101) as i32 - 50,
                 terms,
             };
             all.push((c, (next() % 3) as f64 / 2.0));
@@ -448,6 +449,7 @@ pub(crate) mod tests {
                 c.phase = rng.below(25) as i32;
                 c.scale = 64 + rng.below(65) as i32;
                 c.fixed = rng.below(21) as i32 - 10;
+                c.eg_fixed = rng.below(101) as i32 - 50;
                 (c, rng.below(3) as f64 / 2.0)
             })
             .collect();

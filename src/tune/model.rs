@@ -92,8 +92,9 @@ pub fn exp(x: f64) -> f64 {
     p * f64::from_bits(bits)
 }
 
-/// The White-view eval of position `p` in f64: `mg*phase/24 + eg*(24-phase)*scale/(128*24) + fixed`,
-/// from its decoded coefficients (the slow, plain path: tests hold the kernel to it).
+/// The White-view eval of position `p` in f64:
+/// `mg*phase/24 + (eg + eg_fixed)*(24-phase)*scale/(128*24) + fixed`, from its decoded
+/// coefficients (the slow, plain path: tests hold the kernel to it).
 pub fn eval_pos(s: &Store, p: usize, w: &Dense) -> f64 {
     let r = s.rec(p);
     let (mut mg, mut eg) = (0.0, 0.0);
@@ -101,7 +102,7 @@ pub fn eval_pos(s: &Store, p: usize, w: &Dense) -> f64 {
         mg += c as f64 * w[i as usize][0];
         eg += c as f64 * w[i as usize][1];
     }
-    mg * r.rho_mg() + eg * r.rho_eg() + r.fixed as f64
+    mg * r.rho_mg() + (eg + r.eg_fixed as f64) * r.rho_eg() + r.fixed as f64
 }
 
 #[cfg(test)]
@@ -116,12 +117,13 @@ mod tests {
             phase: 6,
             scale: 64,
             fixed: 5,
+            eg_fixed: -30,
             terms: vec![(0, 2), (1, -1)],
         };
         s.push(&c, 1.0).unwrap();
         let w = to_dense(&[[100.0, 200.0], [30.0, 50.0]]).unwrap();
-        // mg = 170, eg = 350: 170*6/24 + 350*18*64/(128*24) + 5
-        let want = 170.0 * 6.0 / 24.0 + 350.0 * 18.0 * 64.0 / (128.0 * 24.0) + 5.0;
+        // mg = 170, eg = 350 - 30: 170*6/24 + 320*18*64/(128*24) + 5
+        let want = 170.0 * 6.0 / 24.0 + 320.0 * 18.0 * 64.0 / (128.0 * 24.0) + 5.0;
         assert!((eval_pos(&s, 0, &w) - want).abs() < 1e-9);
         assert!((sigmoid(1.0, 400.0) - 10.0 / 11.0).abs() < 1e-12);
     }

@@ -283,6 +283,7 @@ mod tests {
                     phase: 24,
                     scale: 128,
                     fixed: 0,
+                    eg_fixed: 0,
                     terms,
                 },
                 model::sigmoid(k, eval),

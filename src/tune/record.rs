@@ -11,6 +11,8 @@
 //! [u8]       scale (0..=127), when bit 7 of byte 2 is set
 //! [u16]      result * 32768, when the result is not 0, 1/2 or 1 (a `--lambda` blend)
 //! [i16]      fixed centipawns, when not 0
+//! i16        fixed end-game centipawns (the complexity term's adjustment), always: it is 0
+//!            only when the end-game sum is, so a flag would save nothing
 //! chain      the terms that have a slot in the store's dictionary ([`super::dict`]), one
 //!            byte each: the gap from the previous term's slot, in ascending order of slot,
 //!            as long as each gap fits a byte
@@ -48,6 +50,8 @@ pub struct Rec<'a> {
     pub scale: u8,
     /// Untunable centipawns (added after tapering).
     pub fixed: i16,
+    /// Untunable end-game centipawns (added to the end-game sum, tapered and scaled with it).
+    pub eg_fixed: i16,
     /// The chain: gap bytes between the dictionary slots of the terms.
     pub unit: &'a [u8],
     /// The far slots, two bytes each.
@@ -88,6 +92,7 @@ impl Rec<'_> {
             phase: self.phase as i32,
             scale: self.scale as i32,
             fixed: self.fixed as i32,
+            eg_fixed: self.eg_fixed as i32,
             terms: merged(terms),
         }
     }
@@ -165,7 +170,7 @@ pub fn encode(
     dict: &Dict,
     out: &mut Vec<u8>,
 ) -> Result<usize, RecordError> {
-    let fixed = check_header(c, result)?;
+    let (fixed, eg_fixed) = check_header(c, result)?;
     let terms = merged(c.terms.clone());
     let (mut slots, others) = split_terms(&terms, dict);
     dict.apply(&mut slots);
@@ -195,6 +200,7 @@ pub fn encode(
     if fixed != 0 {
         out.extend(fixed.to_le_bytes());
     }
+    out.extend(eg_fixed.to_le_bytes());
     out.extend(chain);
     out.extend(far);
     out.extend(others);
@@ -206,9 +212,9 @@ pub fn encode(
     Ok(terms.last().map_or(0, |t| t.0 as usize + 1))
 }
 
-/// The fixed part of `c` as a record holds it, once phase, scale, result, fixed part and every
-/// index are in range.
-fn check_header(c: &Coefs, result: f64) -> Result<i16, RecordError> {
+/// The fixed and fixed end-game parts of `c` as a record holds them, once phase, scale, result,
+/// both fixed parts and every index are in range.
+fn check_header(c: &Coefs, result: f64) -> Result<(i16, i16), RecordError> {
     if !(0..=PHASE_MAX).contains(&c.phase) {
         return Err(RecordError::Phase(c.phase));
     }
@@ -219,10 +225,11 @@ fn check_header(c: &Coefs, result: f64) -> Result<i16, RecordError> {
         return Err(RecordError::Result(result));
     }
     let fixed = i16::try_from(c.fixed).map_err(|_| RecordError::Fixed(c.fixed))?;
+    let eg_fixed = i16::try_from(c.eg_fixed).map_err(|_| RecordError::EgFixed(c.eg_fixed))?;
     if let Some(&(i, _)) = c.terms.iter().find(|t| t.0 as usize >= MAX_PARAMS) {
         return Err(RecordError::Index(i));
     }
-    Ok(fixed)
+    Ok((fixed, eg_fixed))
 }
 
 /// The merged terms as the dictionary's scaled slots, and the bytes of the other terms: pairs
@@ -295,12 +302,15 @@ pub fn decode_trusted(data: &[u8], at: usize, len: usize) -> Rec<'_> {
         fixed = i16::from_le_bytes([data[k], data[k + 1]]);
         k += 2;
     }
+    let eg_fixed = i16::from_le_bytes([data[k], data[k + 1]]);
+    k += 2;
     let end = at + len;
     Rec {
         result,
         phase: h[0] & 31,
         scale,
         fixed,
+        eg_fixed,
         unit: &data[k..k + nu],
         far: &data[k + nu..k + nu + nf],
         general: &data[k + nu + nf..end],
@@ -324,8 +334,9 @@ pub fn decode(data: &[u8], at: usize, len: usize) -> Result<Rec<'_>, RecordError
     }
     let code = (h[0] >> 5) & 3;
     let (nu, nf) = (h[1] as usize, 2 * (h[2] & 127) as usize);
+    // three header bytes and the fixed end-game part, then the optional fields
     let head =
-        3 + usize::from(h[2] >> 7 == 1) + 2 * usize::from(code == 3) + 2 * (h[0] >> 7) as usize;
+        5 + usize::from(h[2] >> 7 == 1) + 2 * usize::from(code == 3) + 2 * (h[0] >> 7) as usize;
     let rest = len
         .checked_sub(head + nu + nf)
         .ok_or(RecordError::Short { len, says: true })?;
@@ -375,6 +386,7 @@ mod tests {
             phase: 24,
             scale: 128,
             fixed: 0,
+            eg_fixed: -47,
             terms: vec![(0, 1), (1, -2), (2, 2), (200, -1), (201, 5)],
         };
         let mut b = Vec::new();
@@ -385,8 +397,9 @@ mod tests {
         assert_eq!(r.unit, &[0, 8, 4]);
         assert_eq!(r.far, &1001u16.to_le_bytes());
         assert_eq!(r.general, &[201, 5]);
-        // three header bytes: no scale byte at 128, no result bytes for a win
-        assert_eq!(b.len(), 3 + 3 + 2 + 2);
+        // three header bytes (no scale byte at 128, no result bytes for a win, no fixed part)
+        // and the fixed end-game part
+        assert_eq!(b.len(), 3 + 2 + 3 + 2 + 2);
         assert_eq!(r.coefs(&dict), c);
         assert_eq!(r.width(&dict), 202);
         // without a dictionary every term is another term
@@ -402,12 +415,13 @@ mod tests {
             phase: 3,
             scale: 64,
             fixed: 9,
+            eg_fixed: 57,
             terms: vec![(7, 1), (7, 1), (9, 1), (9, -1), (12, -300)],
         };
         let b = one(&c, 0.25);
         let r = decode(&b, 0, b.len()).unwrap();
         assert_eq!(r.coefs(&Dict::none()).terms, vec![(7, 2), (12, -300)]);
-        assert_eq!((r.scale, r.fixed, r.phase), (64, 9, 3));
+        assert_eq!((r.scale, r.fixed, r.eg_fixed, r.phase), (64, 9, 57, 3));
         assert!((r.result - 0.25).abs() < 2e-5);
         assert!(decode(&b[..b.len() - 1], 0, b.len()).is_err());
         assert!(decode(&b, 0, b.len() - 1).is_err());

@@ -378,12 +378,14 @@ mod tests {
             phase: 24,
             scale: 128,
             fixed: -7,
+            eg_fixed: 31,
             terms: vec![(0, 1), (5, -300), (9, 127), (10, -1), (600, 1), (1200, 2)],
         };
         let b = Coefs {
             phase: 3,
             scale: 64,
             fixed: 0,
+            eg_fixed: -600,
             terms: vec![(2, 2), (255, 1), (510, 1)],
         };
         s.push(&a, 1.0).unwrap();
@@ -423,6 +425,7 @@ mod tests {
                 phase: (p % 25) as i32,
                 scale: 128,
                 fixed: p as i32 % 3,
+                eg_fixed: p as i32 % 7 - 3,
                 terms: vec![(p, 1), (p + 1, -(p as i16 % 5)), (p * 3, 1)],
             };
             s.push(&c, (p % 3) as f64 / 2.0).unwrap();
@@ -452,6 +455,7 @@ mod tests {
             phase: 10,
             scale: 100,
             fixed: 0,
+            eg_fixed: 12,
             terms: vec![(3, 1), (700, -1), (8, 5)],
         };
         s.push(&c, 1.0).unwrap();
@@ -496,19 +500,25 @@ mod tests {
                 phase: 2,
                 scale: 1,
                 fixed: 40000,
-                terms: vec![],
+                ..Coefs::default()
             },
             Coefs {
                 phase: 2,
                 scale: 1,
-                fixed: 0,
+                eg_fixed: -40000,
+                ..Coefs::default()
+            },
+            Coefs {
+                phase: 2,
+                scale: 1,
                 terms: vec![(4095, 1), (4096, 1)],
+                ..Coefs::default()
             },
             Coefs {
                 phase: 2,
                 scale: 1,
-                fixed: 0,
                 terms: (0..300).map(|i| (i, 1)).collect(),
+                ..Coefs::default()
             },
         ];
         for c in &bad {

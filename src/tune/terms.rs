@@ -13,6 +13,10 @@ pub struct Coefs {
     pub scale: i32,
     /// Untunable centipawns added after tapering.
     pub fixed: i32,
+    /// Untunable centipawns added to the end-game sum, so tapered and scaled with it: the
+    /// complexity term's adjustment at the compiled-in weights (it is not linear in the weights,
+    /// so the tuner fixes it, as Ethereal's tuner does).
+    pub eg_fixed: i32,
     /// (parameter index, white-minus-black coefficient), sorted by index, zeros omitted.
     pub terms: Vec<(u16, i16)>,
 }

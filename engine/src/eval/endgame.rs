@@ -38,8 +38,9 @@ fn non_pawn(v: &View, c: Color) -> i32 {
 /// The strong side is the one the score favours, not the one with more material (as Ethereal
 /// 12's `evaluateScaleFactor`): a knight against two far-advanced passed pawns is ahead in
 /// material but behind in the score, and scaling by material drew the pawns' win. The rules
-/// for the strong side apply with unequal material, as before. With `eg` 0 the factor does
-/// not matter (it multiplies 0); White is taken as the strong side.
+/// for the strong side apply with unequal material, as before. `eg` is the end-game sum after
+/// the complexity term, which never flips its sign but can make it 0: with `eg` 0 the factor
+/// does not matter (it multiplies 0); White is taken as the strong side.
 #[inline]
 pub(super) fn scale(v: &View, eg: i32) -> i32 {
     // The common case first: with pawns on both sides only opposite bishops scale (the

@@ -1,6 +1,7 @@
 //! `evaluate`: the hot-path score, summing the terms straight into one packed pair.
 
 use super::accumulator::Accumulator;
+use super::complexity::{adjustment, complexity};
 use super::endgame::{mop_up, phase, scale};
 use super::params::{Params, LEN};
 use super::psq::king_tables;
@@ -68,10 +69,13 @@ fn weighted(params: &Params, feed: impl FnOnce(&mut ScoreSum)) -> S {
     acc.sum
 }
 
-/// Taper, scale and mop-up: the white-POV sum made the side to move's score.
+/// Complexity, scale, taper and mop-up: the white-POV sum made the side to move's score.
 #[inline(always)]
 fn finish(v: &View, sum: S) -> i32 {
-    let white = taper(sum.mg(), sum.eg(), phase(v), scale(v, sum.eg())) + mop_up(v);
+    // The complexity term moves the end-game sum before the scale factor reads its sign (which
+    // it never flips) and before the taper, as in Ethereal 12.
+    let eg = sum.eg() + adjustment(sum.eg(), complexity(v));
+    let white = taper(sum.mg(), eg, phase(v), scale(v, eg)) + mop_up(v);
     if v.stm == Color::White {
         white
     } else {

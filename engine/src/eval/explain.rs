@@ -30,6 +30,9 @@ pub struct Explanation {
     pub phase: i32,
     /// End-game scale out of 128.
     pub scale: i32,
+    /// End-game centipawns the complexity term adds to the groups' end-game sum, before the
+    /// scale and the taper.
+    pub complexity: i32,
     /// The untuned mop-up part.
     pub fixed: i32,
     /// The whole evaluation, White's point of view (equals `evaluate` for White to move).
@@ -65,13 +68,15 @@ pub fn explain(board: &Board, params: &Params) -> Explanation {
         groups,
         phase: t.phase,
         scale: t.scale_under(&weights),
+        complexity: t.eg_adjustment(&weights),
         fixed: t.fixed,
     }
 }
 
 impl Explanation {
     /// A table like Stockfish's `eval`: one line per group with mg, eg and the tapered blend,
-    /// then the phase, scale and totals (White's and the side to move's points of view).
+    /// then the complexity term and mop-up, the phase, scale and totals (White's and the side to
+    /// move's points of view).
     pub fn to_text(&self, stm: Color) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "{:<10}{:>8}{:>8}{:>9}", "group", "mg", "eg", "blend");
@@ -82,8 +87,18 @@ impl Explanation {
             mg += g.mg;
             eg += g.eg;
         }
+        let c = self.complexity;
+        let blend = taper(0, c, self.phase, self.scale);
+        let _ = writeln!(out, "{:<10}{:>8}{:>8}{:>9}", "complexity", "", c, blend);
         let _ = writeln!(out, "{:<10}{:>8}{:>8}{:>9}", "mop-up", "", "", self.fixed);
-        let _ = writeln!(out, "{:<10}{:>8}{:>8}{:>9}", "total", mg, eg, self.white);
+        let _ = writeln!(
+            out,
+            "{:<10}{:>8}{:>8}{:>9}",
+            "total",
+            mg,
+            eg + c,
+            self.white
+        );
         let _ = writeln!(
             out,
             "phase {}/{PHASE_MAX}, end-game scale {}/{SCALE_MAX}; centipawns, White's view",
@@ -111,11 +126,14 @@ mod tests {
             "3r1nk1/5p2/1PB1p1p1/1Q2P3/P1R2P2/6PK/8/3q4 w - - 1 27",
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
             "8/8/8/4k3/8/8/8/KQ6 w - - 0 1",
+            "8/5pk1/6p1/8/8/1P6/P1B2K2/2b5 w - - 0 1",
+            "4k3/5ppp/8/8/8/8/PP3PPP/4K3 b - - 0 1",
         ] {
             let b = Board::from_fen(fen).unwrap();
             let e = explain(&b, &p);
             let mg: i32 = e.groups.iter().map(|g| g.mg).sum();
             let eg: i32 = e.groups.iter().map(|g| g.eg).sum();
+            let eg = eg + e.complexity;
             assert_eq!(taper(mg, eg, e.phase, e.scale) + e.fixed, e.white, "{fen}");
             let stm = evaluate(&b, &p);
             let white = if b.side_to_move() == Color::White {
@@ -124,7 +142,11 @@ mod tests {
                 -stm
             };
             assert_eq!(e.white, white, "{fen}");
-            assert!(e.to_text(b.side_to_move()).contains("king"));
+            let text = e.to_text(b.side_to_move());
+            assert!(
+                text.contains("king") && text.contains("complexity"),
+                "{text}"
+            );
         }
     }
 

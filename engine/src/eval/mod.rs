@@ -5,9 +5,17 @@
 //! tempo), scaled down in drawish material and topped up by a mop-up bonus against a bare king.
 //! Every term is linear in its weights, so `trace` can hand the tuner the exact coefficients:
 //! `evaluate(b, p) == ±trace(b).white_eval(&p.weights())` holds for every position.
+//!
+//! Before the scale and the taper, the complexity term (Ethereal 12's, in `complexity.rs`)
+//! moves the end-game sum away from 0 with many pawns, pawns on both flanks or a pawn ending,
+//! and towards 0 (never past it) with few pawns and pieces on the board. It reads the sum's
+//! sign and size, so it is not linear: the trace carries the position's complexity and
+//! `white_eval` applies it as `evaluate` does, and the tuner fixes each position's adjustment
+//! at the compiled-in weights.
 
 mod accumulator;
 mod attack_map;
+mod complexity;
 mod danger;
 mod defaults;
 mod display;
