@@ -61,11 +61,7 @@ impl History {
     /// the moves with keys `contexts` (one and two plies back); absent contexts count zero.
     #[inline]
     pub fn continuation(&self, contexts: [u16; 2], key: u16) -> i32 {
-        contexts
-            .iter()
-            .filter_map(|&c| continuation_slot(c, key))
-            .map(|i| self.continuation[i] as i32)
-            .sum()
+        self.continuation_each(contexts, key).iter().sum()
     }
 
     /// The continuation-history scores of the quiet move with key `key` after the move one
