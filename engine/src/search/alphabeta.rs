@@ -598,7 +598,7 @@ struct Node {
 
 /// The static eval moved to the TT's score where the TT's bound says the true score lies
 /// beyond it on that side.
-fn tt_sharpened(static_eval: i32, hit: TtHit) -> i32 {
+pub(super) fn tt_sharpened(static_eval: i32, hit: TtHit) -> i32 {
     let tighter = match hit.bound {
         Bound::Lower => hit.score > static_eval,
         Bound::Upper => hit.score < static_eval,

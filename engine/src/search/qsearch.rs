@@ -1,6 +1,7 @@
 //! Quiescence search: resolve captures and promotions until the position is quiet, so the
 //! evaluation is never taken in the middle of an exchange.
 
+use super::alphabeta::tt_sharpened;
 use super::movepick::mvv_lva;
 use super::score::{DRAW, MATE, MAX_PLY};
 use super::see::{captured_kind, see, value};
@@ -57,6 +58,11 @@ impl Searcher {
         if !in_check {
             eval = hit.map_or_else(|| self.static_eval(board, ply), |h| h.eval);
             stand_pat = self.corrected(board, eval);
+            // A TT bound beyond the eval on its side is the better guess (as in the main
+            // search's pruning).
+            if let Some(h) = hit {
+                stand_pat = tt_sharpened(stand_pat, h);
+            }
             if stand_pat >= beta {
                 return stand_pat;
             }
