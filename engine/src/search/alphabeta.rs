@@ -219,7 +219,7 @@ impl Searcher {
         // when it did not.
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
         let eval = match hit {
-            Some(h) if !in_check => tt_sharpened(static_eval, h),
+            Some(h) if !in_check => h.sharpen(static_eval),
             _ => static_eval,
         };
         let mut node = Node {
@@ -594,22 +594,6 @@ struct Node {
     tb_floor: i32,
     /// A tablebase loss or draw this PV node cannot score above (`INFINITY` when none).
     tb_ceiling: i32,
-}
-
-/// The static eval moved to the TT's score where the TT's bound says the true score lies
-/// beyond it on that side.
-pub(super) fn tt_sharpened(static_eval: i32, hit: TtHit) -> i32 {
-    let tighter = match hit.bound {
-        Bound::Lower => hit.score > static_eval,
-        Bound::Upper => hit.score < static_eval,
-        Bound::Exact => true,
-        Bound::None => false,
-    };
-    if tighter && !is_decisive(hit.score) {
-        hit.score
-    } else {
-        static_eval
-    }
 }
 
 /// The index of a root move in `Searcher::root_nodes`.

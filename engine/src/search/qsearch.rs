@@ -1,7 +1,6 @@
 //! Quiescence search: resolve captures and promotions until the position is quiet, so the
 //! evaluation is never taken in the middle of an exchange.
 
-use super::alphabeta::tt_sharpened;
 use super::movepick::mvv_lva;
 use super::score::{DRAW, MATE, MAX_PLY};
 use super::see::{captured_kind, see, value};
@@ -61,7 +60,7 @@ impl Searcher {
             // A TT bound beyond the eval on its side is the better guess (as in the main
             // search's pruning).
             if let Some(h) = hit {
-                stand_pat = tt_sharpened(stand_pat, h);
+                stand_pat = h.sharpen(stand_pat);
             }
             if stand_pat >= beta {
                 return stand_pat;

@@ -7,7 +7,7 @@
 //! the other's data; a probe then returns a plausible entry of another position, which the
 //! search already tolerates from key collisions (the move is validated before it is played).
 
-use super::score::{from_tt, to_tt};
+use super::score::{from_tt, is_decisive, to_tt};
 use crate::memory::huge_page_vec;
 use crate::types::Move;
 use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
@@ -128,6 +128,24 @@ pub struct TtHit {
     pub depth: i32,
     /// Bound type of the stored score.
     pub bound: Bound,
+}
+
+impl TtHit {
+    /// `static_eval` moved to this entry's score where its bound says the true score lies
+    /// beyond it on that side (an exact score always); a decisive score is not used.
+    pub fn sharpen(&self, static_eval: i32) -> i32 {
+        let tighter = match self.bound {
+            Bound::Lower => self.score > static_eval,
+            Bound::Upper => self.score < static_eval,
+            Bound::Exact => true,
+            Bound::None => false,
+        };
+        if tighter && !is_decisive(self.score) {
+            self.score
+        } else {
+            static_eval
+        }
+    }
 }
 
 /// The table, shared by the search threads through an `Arc`: every method takes `&self`.
