@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""Where a gauntlet's games are lost: read `harness match` PGNs (eval comments `{+0.35/18 0.4s}`,
+the mover's score) of one engine against others and report from that engine's side.
+
+  imbalances  the first lasting material imbalance of each game (the same piece counts for 8
+              plies), with the engine's score in those games and the mean of both sides' search
+              scores at its start, from the engine's view
+  turns       the positions before the opponent's score first rose to +150 for good in games the
+              engine lost, searched again by both engines (`--time` seconds each, Hash 64): how
+              often they pick the same move and how far their scores differ
+  positions   every position as CSV `fen,result,score` for `harness tune`: the opponent's search
+              score where it moved, the result alone where the engine moved; games grouped by
+              opening and the openings shuffled, so that tune's held-out last 10 % are whole
+              openings it never trained on
+
+Needs python-chess (`pip install chess`). Examples (the figures of docs/results-search.md,
+"The first session of 2026-11-28"):
+
+  python3 scripts/gauntlet-diagnose.py imbalances docs/gauntlet/2026-11-2*-ethereal*.pgn.gz
+  python3 scripts/gauntlet-diagnose.py turns --engine-cmd .sprt/sable-1191782 \
+      --opponent /usr/games/ethereal-chess docs/gauntlet/2026-11-27[ef]-ethereal.pgn.gz
+  python3 scripts/gauntlet-diagnose.py positions docs/gauntlet/2026-11-2*-ethereal*.pgn.gz > vs.csv
+"""
+
+import argparse
+import collections
+import gzip
+import random
+import re
+import sys
+
+try:
+    import chess
+    import chess.engine
+except ImportError:
+    sys.exit("gauntlet-diagnose: needs python-chess (pip install chess)")
+
+RESULTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
+MATE_CP = 3000
+
+
+def comment_score(text):
+    """The mover's score in centipawns of a `{+0.35/18 ...}` comment (mates as +-MATE_CP)."""
+    m = re.search(r"([+-]?M?[\d.]+)/\d+", text)
+    if not m:
+        return None
+    s = m.group(1)
+    if "M" in s:
+        return -MATE_CP if s.startswith("-") else MATE_CP
+    return float(s) * 100
+
+
+def games(paths, engine):
+    """Each finished game as (start FEN, engine plays White, engine's result, plies), a ply being
+    (FEN before the move, engine moved, mover's score or None)."""
+    for path in paths:
+        opener = gzip.open if path.endswith(".gz") else open
+        with opener(path, "rt") as f:
+            text = f.read()
+        for g in text.split("[Event ")[1:]:
+            header = dict(re.findall(r'\[(\w+) "(.*?)"\]', g))
+            if header.get("Result") not in RESULTS or engine not in (header.get("White"), header.get("Black")):
+                continue
+            white = header["White"] == engine
+            result = RESULTS[header["Result"]]
+            board = chess.Board(header.get("FEN", chess.STARTING_FEN))
+            plies = []
+            for tok in re.findall(r"\{[^}]*\}|[^\s{}]+", g.split("\n\n", 1)[1]):
+                if tok.startswith("{"):
+                    if plies and plies[-1][2] is None:
+                        plies[-1][2] = comment_score(tok)
+                    continue
+                tok = re.sub(r"^\d+\.+", "", tok)
+                if not tok or tok in RESULTS or tok == "*":
+                    continue
+                fen, mine = board.fen(), (board.turn == chess.WHITE) == white
+                try:
+                    board.push_san(tok)
+                except ValueError:
+                    break
+                plies.append([fen, mine, None])
+            yield header.get("FEN", chess.STARTING_FEN), white, result if white else 1 - result, plies
+
+
+def signature(board, us):
+    """Material difference by kind from `us`'s side: pawns, minors, rooks, queens."""
+    kinds = [("P", [chess.PAWN]), ("M", [chess.KNIGHT, chess.BISHOP]), ("R", [chess.ROOK]), ("Q", [chess.QUEEN])]
+    return " ".join(
+        "%s%+d" % (k, sum(len(board.pieces(p, us)) - len(board.pieces(p, not us)) for p in ps)) for k, ps in kinds
+    )
+
+
+def imbalances(args):
+    table = collections.defaultdict(lambda: [0, 0.0, 0.0, 0.0])
+    for _, white, score, plies in games(args.pgn, args.engine):
+        us = chess.WHITE if white else chess.BLACK
+        # The material after each move (the position before the next one).
+        sigs = [signature(chess.Board(p[0]), us) for p in plies[1:]]
+        for i in range(len(sigs) - 8):
+            s = sigs[i]
+            if s.endswith("M+0 R+0 Q+0") or any(x != s for x in sigs[i : i + 8]):
+                continue
+            window = plies[i + 1 : i + 9]
+            ours = [p[2] for p in window if p[1] and p[2] is not None]
+            theirs = [-p[2] for p in window if not p[1] and p[2] is not None]
+            row = table[s]
+            row[0] += 1
+            row[1] += score
+            row[2] += ours[0] if ours else 0
+            row[3] += theirs[0] if theirs else 0
+            break
+    print("%-20s %5s %7s %10s %10s" % ("imbalance", "games", "score", "own cp", "their cp"))
+    for s, (n, pts, ours, theirs) in sorted(table.items(), key=lambda kv: -kv[1][0])[: args.top]:
+        print("%-20s %5d %6.1f%% %10.0f %10.0f" % (s, n, 100 * pts / n, ours / n, theirs / n))
+
+
+def turns(args):
+    fens = []
+    for _, _, score, plies in games(args.pgn, args.engine):
+        if score != 0.0:
+            continue
+        theirs = [(i, p[2]) for i, p in enumerate(plies) if not p[1] and p[2] is not None]
+        for k, (i, v) in enumerate(theirs):
+            if v >= 150 and all(x >= 50 for _, x in theirs[k:]):
+                if i >= 1 and plies[i - 1][1]:
+                    fens.append(plies[i - 1][0])
+                break
+    ours = chess.engine.SimpleEngine.popen_uci(args.engine_cmd)
+    them = chess.engine.SimpleEngine.popen_uci(args.opponent)
+    same, diffs = 0, []
+    try:
+        for e in (ours, them):
+            e.configure({"Hash": 64})
+        for fen in fens:
+            board = chess.Board(fen)
+            got = []
+            for e in (ours, them):
+                info = e.analyse(board, chess.engine.Limit(time=args.time))
+                got.append((info["score"].pov(board.turn).score(mate_score=MATE_CP), info["pv"][0]))
+            same += got[0][1] == got[1][1]
+            diffs.append(got[0][0] - got[1][0])
+    finally:
+        ours.quit()
+        them.quit()
+    diffs.sort()
+    n = len(diffs)
+    print("%d positions: the same move in %d; own score minus theirs: mean %+.0f cp, median %+.0f cp"
+          % (n, same, sum(diffs) / max(n, 1), diffs[n // 2] if n else 0))
+
+
+def positions(args):
+    by_opening = collections.defaultdict(list)
+    for start, white, score, plies in games(args.pgn, args.engine):
+        white_result = score if white else 1 - score
+        rows = []
+        for fen, mine, cp in plies:
+            if mine:
+                rows.append("%s,%.1f," % (fen, white_result))
+            elif cp is not None and abs(cp) <= 1500:
+                white_to_move = chess.Board(fen).turn == chess.WHITE
+                rows.append("%s,%.1f,%d" % (fen, white_result, round(cp if white_to_move else -cp)))
+        by_opening[start].append(rows)
+    openings = sorted(by_opening)
+    random.Random(args.seed).shuffle(openings)
+    for o in openings:
+        for rows in by_opening[o]:
+            print("\n".join(rows))
+    print("%d openings, %d games" % (len(openings), sum(len(v) for v in by_opening.values())), file=sys.stderr)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = p.add_subparsers(dest="cmd", required=True)
+    for name in ("imbalances", "turns", "positions"):
+        s = sub.add_parser(name)
+        s.add_argument("pgn", nargs="+")
+        s.add_argument("--engine", dest="engine", default="sable", help="the engine's name in the PGNs")
+    sub.choices["imbalances"].add_argument("--top", type=int, default=20)
+    sub.choices["turns"].add_argument("--engine-cmd", required=True, help="the engine's binary")
+    sub.choices["turns"].add_argument("--opponent", required=True, help="the opponent's binary")
+    sub.choices["turns"].add_argument("--time", type=float, default=1.0)
+    sub.choices["positions"].add_argument("--seed", type=int, default=7)
+    args = p.parse_args()
+    {"imbalances": imbalances, "turns": turns, "positions": positions}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    main()
