@@ -47,8 +47,10 @@ impl Searcher {
         let mut stable_iterations = 0;
         for depth in 1..=max_depth {
             self.seldepth = 0;
+            self.iteration_best = Move::NULL;
             let score = self.aspiration(board, depth, prev);
             if self.stopped {
+                self.adopt_unfinished(&mut result);
                 break;
             }
             prev = score;
@@ -78,6 +80,23 @@ impl Searcher {
         result.nodes = self.total_nodes();
         result.tbhits = self.total_tbhits();
         (result, prev)
+    }
+
+    /// A search stopped inside an iteration plays that iteration's best root move when one
+    /// was searched in full and beat the window (at a fail high, the move that failed high):
+    /// it was proved better than what the last completed iteration knew. Depth and score stay
+    /// the completed iteration's.
+    fn adopt_unfinished(&self, result: &mut SearchResult) {
+        let mv = self.iteration_best;
+        if mv.is_null() || mv == result.best_move {
+            return;
+        }
+        result.best_move = mv;
+        result.pv = if self.pv_len[0] > 0 && self.pv[0][0] == mv {
+            self.pv[0][..self.pv_len[0]].to_vec()
+        } else {
+            vec![mv]
+        };
     }
 
     /// How much of the soft time limit to use after an iteration: more while the best move
@@ -429,6 +448,9 @@ impl Searcher {
                     alpha = score;
                     best_move = mv;
                     self.update_pv(ply, mv);
+                    if ply == 0 {
+                        self.iteration_best = mv;
+                    }
                     if alpha >= beta {
                         if quiet {
                             self.reward_quiet(board, mv, depth, ply, contexts, &quiets_tried);

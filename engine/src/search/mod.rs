@@ -122,6 +122,9 @@ pub struct Searcher {
     psq: [S; MAX_PLY + 1],
     /// Nodes spent below each root move (by from * 64 + to) in this search, for time management.
     root_nodes: Box<[u64; 4096]>,
+    /// The last root move of the current iteration whose search finished and raised alpha:
+    /// the iteration's best so far, played if the search stops before the iteration ends.
+    iteration_best: Move,
     /// Most pieces of a position probed in this search; 0 = no probes (no tables, or the root
     /// already ranked by DTZ), which is all the search checks when there are no tables.
     tb_cardinality: u32,
@@ -171,6 +174,7 @@ impl Searcher {
             moved: [history::NO_CONTEXT; MAX_PLY + 1],
             psq: [S::ZERO; MAX_PLY + 1],
             root_nodes: Box::new([0; 4096]),
+            iteration_best: Move::NULL,
             tb_cardinality: 0,
             tb_probe_depth: 1,
             tb_rule50: true,
