@@ -8,6 +8,7 @@
 mod alphabeta;
 pub mod correction;
 pub mod history;
+mod iterative;
 pub mod limits;
 mod lmr;
 pub mod movepick;
