@@ -157,7 +157,7 @@ def positions(args):
             if mine:
                 rows.append("%s,%.1f," % (fen, white_result))
             elif cp is not None and abs(cp) <= 1500:
-                white_to_move = chess.Board(fen).turn == chess.WHITE
+                white_to_move = fen.split()[1] == "w"
                 rows.append("%s,%.1f,%d" % (fen, white_result, round(cp if white_to_move else -cp)))
         by_opening[start].append(rows)
     openings = sorted(by_opening)
