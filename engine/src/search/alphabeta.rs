@@ -98,6 +98,9 @@ impl Searcher {
             self.corrected(board, raw_eval)
         };
         self.evals[ply] = static_eval;
+        if !in_check {
+            self.learn_from_eval_swing(board, ply, static_eval);
+        }
         // Improving: our static eval rose since our previous move, so pruning can be bolder
         // when it did not.
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
@@ -162,6 +165,7 @@ impl Searcher {
                 + ((eval - beta) / params::nmp_eval_divisor()).min(3);
             board.make_null();
             self.psq[ply + 1] = self.psq[ply];
+            self.quiet[ply] = false;
             self.moves[ply] = Move::NULL;
             self.moved[ply] = NO_CONTEXT;
             let score = -self.negamax(board, depth - 1 - r, ply + 1, -beta, -beta + 1, false);
@@ -270,6 +274,7 @@ impl Searcher {
             self.make(board, mv, ply);
             self.moves[ply] = mv;
             self.moved[ply] = key;
+            self.quiet[ply] = quiet;
             searched += 1;
             let new_depth = depth - 1 + extension;
             let mut score;
@@ -350,6 +355,26 @@ impl Searcher {
             self.learn_correction(board, node, best, bound);
         }
         best
+    }
+
+    /// The previous move was quiet and both its node and this one have a static eval: how much
+    /// the eval swung for the side that played it teaches that move's history (Stockfish's
+    /// eval-difference history). A move after which the mover's eval fell is a poorer move
+    /// than its history says, one after which it rose a better one.
+    fn learn_from_eval_swing(&mut self, board: &Board, ply: usize, static_eval: i32) {
+        const PER_CP: i32 = 50;
+        const LIMIT: i32 = 1800;
+        if ply == 0 || !self.quiet[ply - 1] || self.moves[ply - 1].is_null() {
+            return;
+        }
+        let before = self.evals[ply - 1];
+        if before == -INFINITY {
+            return;
+        }
+        // `before` is the mover's view, `static_eval` ours: their sum is the mover's loss.
+        let bonus = (-PER_CP * (before + static_eval)).clamp(-LIMIT, LIMIT);
+        let mover = !board.side_to_move();
+        self.history.update(mover, self.moves[ply - 1], bonus);
     }
 
     /// Teach the correction history the gap between the search's `best` and the static eval,

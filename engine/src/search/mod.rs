@@ -119,6 +119,8 @@ pub struct Searcher {
     moves: [Move; MAX_PLY + 1],
     /// The continuation key (piece, to) of each of those moves (`NO_CONTEXT` for a null move).
     moved: [u16; MAX_PLY + 1],
+    /// Whether each of those moves was quiet (false for a null move).
+    quiet: [bool; MAX_PLY + 1],
     /// The material and piece-square sum of the position at each ply of the current line.
     psq: [S; MAX_PLY + 1],
     /// Nodes spent below each root move (by from * 64 + to) in this search, for time management.
@@ -174,6 +176,7 @@ impl Searcher {
             moves: [Move::NULL; MAX_PLY + 1],
             moved: [history::NO_CONTEXT; MAX_PLY + 1],
             psq: [S::ZERO; MAX_PLY + 1],
+            quiet: [false; MAX_PLY + 1],
             root_nodes: Box::new([0; 4096]),
             iteration_best: Move::NULL,
             tb_cardinality: 0,

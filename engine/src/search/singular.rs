@@ -48,6 +48,7 @@ impl Searcher {
             self.make(board, mv, ply);
             self.moves[ply] = mv;
             self.moved[ply] = key;
+            self.quiet[ply] = quiet;
             score = -self.negamax(board, depth, ply + 1, -s_beta - 1, -s_beta, true);
             board.unmake();
             if self.stopped || score > s_beta {
