@@ -518,3 +518,41 @@ fn has_pieces(board: &Board) -> bool {
     let pawns_kings = board.pieces(us, PieceType::Pawn) | board.pieces(us, PieceType::King);
     (board.by_color(us) & !pawns_kings).any()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// White has played the quiet `g1f3` from the start position, its eval there `before`
+    /// (White's view); Black's eval after it is `after` (Black's view). White's history of
+    /// the move once the eval swing is learnt.
+    fn history_after_swing(before: i32, after: i32, quiet: bool) -> i32 {
+        let mut board = Board::startpos();
+        let mv = board.parse_uci_move("g1f3").unwrap();
+        let mut searcher = Searcher::new(1);
+        searcher.evals[0] = before;
+        searcher.moves[0] = mv;
+        searcher.quiet[0] = quiet;
+        board.make(mv);
+        searcher.learn_from_eval_swing(&board, 1, after);
+        searcher.history.get(Color::White, mv)
+    }
+
+    #[test]
+    fn the_eval_swing_of_a_quiet_move_teaches_its_history() {
+        // The mover's eval fell from +50 to -30 (Black sees +30): a worse move than thought.
+        assert!(history_after_swing(50, 30, true) < 0);
+        // It rose from -20 to +40 (Black sees -40): a better one.
+        assert!(history_after_swing(-20, -40, true) > 0);
+        // A larger swing teaches more, up to the limit.
+        assert!(history_after_swing(5, 10, true) > history_after_swing(5, 20, true));
+        assert_eq!(
+            history_after_swing(50, 30, true),
+            history_after_swing(100, 100, true)
+        );
+        // No swing, no lesson; a capture, a null move or a node in check teaches nothing.
+        assert_eq!(history_after_swing(25, -25, true), 0);
+        assert_eq!(history_after_swing(50, 30, false), 0);
+        assert_eq!(history_after_swing(-INFINITY, 30, true), 0);
+    }
+}
