@@ -348,6 +348,9 @@ impl Searcher {
         } else {
             Bound::Upper
         };
+        if bound == Bound::Upper {
+            self.reward_prior_quiet(board, depth, ply);
+        }
         let stored_eval = if in_check { 0 } else { raw_eval };
         self.tt
             .store(board.key(), ply, best_move, best, stored_eval, depth, bound);
@@ -449,6 +452,21 @@ impl Searcher {
             self.history
                 .update_continuation(contexts, piece_to(board, q), -b);
         }
+    }
+
+    /// Every move of this node failed low: the opponent's quiet move that led here refuted
+    /// our previous move, so it earns the history bonus of a cut-off in its own node
+    /// (Stockfish's prior counter-move bonus).
+    fn reward_prior_quiet(&mut self, board: &Board, depth: i32, ply: usize) {
+        if ply == 0 || !self.quiet[ply - 1] || self.moves[ply - 1].is_null() {
+            return;
+        }
+        let b = bonus(depth);
+        self.history
+            .update(!board.side_to_move(), self.moves[ply - 1], b);
+        let contexts = self.contexts(ply - 1);
+        self.history
+            .update_continuation(contexts, self.moved[ply - 1], b);
     }
 
     /// The continuation contexts of a node at `ply`: the keys of the moves one and two plies
