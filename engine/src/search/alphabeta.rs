@@ -556,6 +556,34 @@ mod tests {
         searcher.history.get(Color::White, mv)
     }
 
+    /// White has played `g1f3` (quiet or not, as `quiet` says) and every Black move failed low
+    /// at depth 6: White's butterfly and continuation history of the move afterwards.
+    fn history_after_prior_reward(quiet: bool) -> (i32, i32) {
+        let mut board = Board::startpos();
+        let mv = board.parse_uci_move("g1f3").unwrap();
+        let key = piece_to(&board, mv);
+        let mut searcher = Searcher::new(1);
+        searcher.moves[0] = mv;
+        searcher.moved[0] = key;
+        searcher.quiet[0] = quiet;
+        board.make(mv);
+        searcher.reward_prior_quiet(&board, 6, 1);
+        let contexts = searcher.contexts(0);
+        (
+            searcher.history.get(Color::White, mv),
+            searcher.history.continuation(contexts, key),
+        )
+    }
+
+    #[test]
+    fn a_quiet_move_that_refuted_every_reply_earns_a_cut_offs_bonus() {
+        // At the root the move has no continuation context: its butterfly history alone grows,
+        // by exactly a cut-off's bonus at that depth (from zero, gravity takes nothing off).
+        assert_eq!(history_after_prior_reward(true), (bonus(6), 0));
+        // A capture (or a null move) is not rewarded.
+        assert_eq!(history_after_prior_reward(false), (0, 0));
+    }
+
     #[test]
     fn the_eval_swing_of_a_quiet_move_teaches_its_history() {
         // The mover's eval fell from +50 to -30 (Black sees +30): a worse move than thought.
