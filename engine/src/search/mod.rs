@@ -9,6 +9,7 @@ mod alphabeta;
 pub mod correction;
 pub mod history;
 mod iterative;
+mod lessons;
 pub mod limits;
 mod lmr;
 pub mod movepick;
