@@ -10,6 +10,14 @@ use crate::board::Board;
 use crate::types::{Move, MoveList};
 
 impl Searcher {
+    /// The move that led to the node at `ply`, if it was a quiet one (not a capture, a
+    /// promotion or a null move, and not above the root): the only kind these lessons teach.
+    fn previous_quiet(&self, ply: usize) -> Option<Move> {
+        let p = ply.checked_sub(1)?;
+        let mv = self.moves[p];
+        (self.quiet[p] && !mv.is_null()).then_some(mv)
+    }
+
     /// The previous move was quiet and both its node and this one have a static eval: how much
     /// the eval swung for the side that played it teaches that move's history (Stockfish's
     /// eval-difference history). A move after which the mover's eval fell is a poorer move
@@ -17,9 +25,9 @@ impl Searcher {
     pub(super) fn learn_from_eval_swing(&mut self, board: &Board, ply: usize, static_eval: i32) {
         const PER_CP: i32 = 50;
         const LIMIT: i32 = 1800;
-        if ply == 0 || !self.quiet[ply - 1] || self.moves[ply - 1].is_null() {
+        let Some(mv) = self.previous_quiet(ply) else {
             return;
-        }
+        };
         let before = self.evals[ply - 1];
         if before == -INFINITY {
             return;
@@ -27,7 +35,7 @@ impl Searcher {
         // `before` is the mover's view, `static_eval` ours: their sum is the mover's loss.
         let bonus = (-PER_CP * (before + static_eval)).clamp(-LIMIT, LIMIT);
         let mover = !board.side_to_move();
-        self.history.update(mover, self.moves[ply - 1], bonus);
+        self.history.update(mover, mv, bonus);
     }
 
     /// A quiet move caused a cut-off: make it a killer, raise its history, lower the history of
@@ -58,12 +66,11 @@ impl Searcher {
     /// our previous move, so it earns the history bonus of a cut-off in its own node
     /// (Stockfish's prior counter-move bonus).
     pub(super) fn reward_prior_quiet(&mut self, board: &Board, depth: i32, ply: usize) {
-        if ply == 0 || !self.quiet[ply - 1] || self.moves[ply - 1].is_null() {
+        let Some(mv) = self.previous_quiet(ply) else {
             return;
-        }
+        };
         let b = bonus(depth);
-        self.history
-            .update(!board.side_to_move(), self.moves[ply - 1], b);
+        self.history.update(!board.side_to_move(), mv, b);
         let contexts = self.contexts(ply - 1);
         self.history
             .update_continuation(contexts, self.moved[ply - 1], b);
