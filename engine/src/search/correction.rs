@@ -104,6 +104,7 @@ impl CorrectionHistory {
         learn(&mut self.non_pawn[1][s.side][s.non_pawn[1]]);
     }
 
+    /// Forget everything.
     pub fn clear(&mut self) {
         self.pawn.iter_mut().for_each(|t| t.fill(0));
         self.non_pawn.iter_mut().flatten().for_each(|t| t.fill(0));
