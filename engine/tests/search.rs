@@ -315,9 +315,11 @@ impl sable::search::Reporter for Iterations {
 
 /// A search stopped inside an iteration (here by a node limit, as the clock's hard limit stops
 /// one) plays the move that iteration already proved better than the last completed one's,
-/// and most often the move the full iteration settles on. Node limits from 2,000 to 60,000 on
-/// a handful of middle-game positions: each search starts fresh, so the stopped iteration is
-/// the first part of the one a depth-limited search completes.
+/// and most often the move the full iteration settles on. Node limits from 2,000 to 120,000 on
+/// eight middle-game positions (a stopped iteration that changes the move is rare, so the
+/// sample is wide enough to hold a few whatever the search's details): each search starts
+/// fresh, so the stopped iteration is the first part of the one a depth-limited search
+/// completes.
 #[test]
 fn a_stopped_iteration_plays_the_better_move_it_found() {
     let fens = [
@@ -325,10 +327,14 @@ fn a_stopped_iteration_plays_the_better_move_it_found() {
         "r2qk2r/pb1nbppp/1p2pn2/2pp2B1/3P1P2/2PBPN2/PP1N2PP/R2QK2R w KQkq - 0 1",
         "8/p3q1kp/Pp2pp2/1P1rn1pP/8/2Q1P3/4BPP1/2R3K1 b - - 0 24",
         "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+        "4rrk1/pp1n3p/3q2pQ/2p1pb2/2PP4/2P3N1/P2B2PP/4RRK1 b - - 7 19",
+        "rq3rk1/ppp2ppp/1bnpb3/3N2B1/3NP3/7P/PPPQ1PP1/2KR3R w - - 7 14",
+        "r1bq1r1k/1pp1n1pp/1p1p4/4p2Q/4Pp2/1BNP4/PPP2PPP/3R1RK1 w - - 2 14",
+        "r3r1k1/2p2ppp/p1p1bn2/8/1q2P3/2NPQN2/PPP3PP/R4RK1 b - - 2 15",
     ];
     let (mut adopted, mut same) = (0, 0);
     for fen in fens {
-        for nodes in (2_000..60_000).step_by(1_500) {
+        for nodes in (2_000..120_000).step_by(3_000) {
             let mut b = Board::from_fen(fen).unwrap();
             let mut iterations = Iterations(Vec::new());
             let r = Searcher::new(16).search(&mut b, &Limits::nodes(nodes), &mut iterations);
