@@ -42,8 +42,7 @@ fn blend(entry: &mut i32, error: i32, weight: i32) {
 }
 
 /// A hash of where `color`'s knights, bishops, rooks, queens and king stand. The board keeps no
-/// Zobrist key of these; five multiplications per static eval cost less than one more XOR in
-/// every `make`, and a rare collision only shares a correction.
+/// Zobrist key of these, so `make` stays as it was; a rare collision only shares a correction.
 #[inline]
 fn non_pawn_key(board: &Board, color: Color) -> usize {
     use PieceType::*;
