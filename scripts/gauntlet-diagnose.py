@@ -8,6 +8,10 @@ the mover's score) of one engine against others and report from that engine's si
   turns       the positions before the opponent's score first rose to +150 for good in games the
               engine lost, searched again by both engines (`--time` seconds each, Hash 64): how
               often they pick the same move and how far their scores differ
+  drift       by move number after the book, the mean of both sides' search scores from the
+              engine's view (the opponent's score at its move, the engine's at the engine's move
+              just after), how often the opponent already sees +100, and the engine's score in
+              those games: where in the game the engine falls behind, and whether it knows
   positions   every position as CSV `fen,result,score` for `harness tune`: the opponent's search
               score where it moved, the result alone where the engine moved; games grouped by
               opening and the openings shuffled, so that tune's held-out last 10 % are whole
@@ -20,6 +24,7 @@ Needs python-chess (`pip install chess`). Examples (the figures of docs/results-
   python3 scripts/gauntlet-diagnose.py turns --engine-cmd .sprt/sable-1191782 \
       --opponent /usr/games/ethereal-chess docs/gauntlet/2026-11-27[ef]-ethereal.pgn.gz
   python3 scripts/gauntlet-diagnose.py positions docs/gauntlet/2026-11-2*-ethereal*.pgn.gz > vs.csv
+  python3 scripts/gauntlet-diagnose.py drift docs/gauntlet/2026-11-2[78]*-ethereal.pgn.gz
 """
 
 import argparse
@@ -148,6 +153,41 @@ def turns(args):
           % (n, same, sum(diffs) / max(n, 1), diffs[n // 2] if n else 0))
 
 
+def drift(args):
+    # move number -> list of (opponent's score, engine's score, engine's result), engine's view
+    rows = collections.defaultdict(list)
+    for _, _, score, plies in games(args.pgn, args.engine):
+        theirs_move = 0
+        for i in range(len(plies) - 1):
+            fen, mine, cp = plies[i]
+            if mine:
+                continue
+            theirs_move += 1
+            reply = plies[i + 1][2]
+            if cp is None or reply is None or abs(cp) >= MATE_CP or abs(reply) >= MATE_CP:
+                continue
+            rows[theirs_move].append((-cp, reply, score))
+    print("%5s %6s %9s %9s %6s %11s %11s" % ("move", "games", "their cp", "own cp", "gap", "they >=+1", "score then"))
+    for move in args.moves:
+        v = rows.get(move)
+        if not v:
+            continue
+        n = len(v)
+        behind = [r for r in v if r[0] <= -100]
+        print(
+            "%5d %6d %+9.0f %+9.0f %+6.0f %10.1f%% %10.1f%%"
+            % (
+                move,
+                n,
+                sum(r[0] for r in v) / n,
+                sum(r[1] for r in v) / n,
+                sum(r[1] - r[0] for r in v) / n,
+                100 * len(behind) / n,
+                100 * sum(r[2] for r in behind) / max(len(behind), 1),
+            )
+        )
+
+
 def positions(args):
     by_opening = collections.defaultdict(list)
     for start, white, score, plies in games(args.pgn, args.engine):
@@ -171,7 +211,7 @@ def positions(args):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
-    for name in ("imbalances", "turns", "positions"):
+    for name in ("imbalances", "turns", "drift", "positions"):
         s = sub.add_parser(name)
         s.add_argument("pgn", nargs="+")
         s.add_argument("--engine", dest="engine", default="sable", help="the engine's name in the PGNs")
@@ -179,9 +219,12 @@ def main():
     sub.choices["turns"].add_argument("--engine-cmd", required=True, help="the engine's binary")
     sub.choices["turns"].add_argument("--opponent", required=True, help="the opponent's binary")
     sub.choices["turns"].add_argument("--time", type=float, default=1.0)
+    sub.choices["drift"].add_argument(
+        "--moves", type=lambda t: [int(x) for x in t.split(",")], default=[1, 2, 3, 5, 8, 11, 16, 21, 26, 31, 41],
+        help="the opponent's move numbers after the book to report, comma-separated")
     sub.choices["positions"].add_argument("--seed", type=int, default=7)
     args = p.parse_args()
-    {"imbalances": imbalances, "turns": turns, "positions": positions}[args.cmd](args)
+    {"imbalances": imbalances, "turns": turns, "drift": drift, "positions": positions}[args.cmd](args)
 
 
 if __name__ == "__main__":
