@@ -12,6 +12,11 @@ the mover's score) of one engine against others and report from that engine's si
               engine's view (the opponent's score at its move, the engine's at the engine's move
               just after), how often the opponent already sees +100, and the engine's score in
               those games: where in the game the engine falls behind, and whether it knows
+  groups      a sample of the positions where one side is to move (`--side`), each scored by the
+              engine's `eval` groups and by a reference engine's search (`--reference`, `--nodes`),
+              and the least-squares weight of each group in the reference's score: a group whose
+              weight stands well above the material's is worth more to the reference than the
+              engine's evaluation says
   positions   every position as CSV `fen,result,score` for `harness tune`: the opponent's search
               score where it moved, the result alone where the engine moved; games grouped by
               opening and the openings shuffled, so that tune's held-out last 10 % are whole
@@ -25,6 +30,8 @@ Needs python-chess (`pip install chess`). Examples (the figures of docs/results-
       --opponent /usr/games/ethereal-chess docs/gauntlet/2026-11-27[ef]-ethereal.pgn.gz
   python3 scripts/gauntlet-diagnose.py positions docs/gauntlet/2026-11-2*-ethereal*.pgn.gz > vs.csv
   python3 scripts/gauntlet-diagnose.py drift docs/gauntlet/2026-11-2[78]*-ethereal.pgn.gz
+  python3 scripts/gauntlet-diagnose.py groups --engine-cmd target/release/sable \
+      --reference /usr/games/stockfish docs/gauntlet/2026-11-2[78]*-ethereal.pgn.gz
 """
 
 import argparse
@@ -188,6 +195,92 @@ def drift(args):
         )
 
 
+def engine_groups(proc, fen):
+    """The blended centipawns of each group of the engine's `eval` (White's view), and the total."""
+    proc.stdin.write("position fen %s\neval\nisready\n" % fen)
+    proc.stdin.flush()
+    groups = {}
+    while True:
+        line = proc.stdout.readline()
+        if not line or line.startswith("readyok"):
+            return groups
+        p = line.split()
+        # `info string NAME mg eg blend`; complexity and mop-up are not weights, phase is no group
+        if len(p) == 6 and p[:2] == ["info", "string"] and p[2] not in ("group", "complexity"):
+            groups[p[2]] = int(p[5])
+
+
+def solve(a, b):
+    """x with a x = b (Gaussian elimination with partial pivoting)."""
+    n = len(b)
+    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    for c in range(n):
+        piv = max(range(c, n), key=lambda r: abs(m[r][c]))
+        m[c], m[piv] = m[piv], m[c]
+        for r in range(n):
+            if r != c and m[c][c]:
+                f = m[r][c] / m[c][c]
+                m[r] = [x - f * y for x, y in zip(m[r], m[c])]
+    return [m[i][n] / m[i][i] if m[i][i] else 0.0 for i in range(n)]
+
+
+def least_squares(xs, ys):
+    """Coefficients and their standard errors of ys ~ xs (no intercept)."""
+    k = len(xs[0])
+    xtx = [[sum(x[i] * x[j] for x in xs) for j in range(k)] for i in range(k)]
+    xty = [sum(x[i] * y for x, y in zip(xs, ys)) for i in range(k)]
+    beta = solve(xtx, xty)
+    resid = [y - sum(b * v for b, v in zip(beta, x)) for x, y in zip(xs, ys)]
+    var = sum(r * r for r in resid) / max(len(ys) - k, 1)
+    inv_diag = [solve(xtx, [1.0 if j == i else 0.0 for j in range(k)])[i] for i in range(k)]
+    return beta, [(var * d) ** 0.5 if d > 0 else float("nan") for d in inv_diag], var**0.5
+
+
+def groups(args):
+    import subprocess
+
+    rows = []
+    for _, _, _, plies in games(args.pgn, args.engine):
+        rows += [fen for fen, mine, _ in plies if mine == (args.side == "engine")]
+    random.Random(args.seed).shuffle(rows)
+    proc = subprocess.Popen([args.engine_cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    ref = chess.engine.SimpleEngine.popen_uci(args.reference)
+    ref.configure({"Threads": 1, "Hash": 32})
+    names, xs, ys = None, [], []
+    try:
+        for fen in rows:
+            if len(ys) >= args.positions:
+                break
+            board = chess.Board(fen)
+            if board.is_check():
+                continue
+            g = engine_groups(proc, fen)
+            cp = ref.analyse(board, chess.engine.Limit(nodes=args.nodes))["score"].white().score(mate_score=MATE_CP)
+            total = g.pop("total", None)
+            g.pop("mop-up", None)
+            if total is None or abs(total) > 600 or abs(cp) > 600:
+                continue
+            names = names or sorted(g)
+            xs.append([g.get(n, 0) for n in names])
+            ys.append(cp)
+            print("%d positions" % len(ys), end="\r", file=sys.stderr)
+    finally:
+        ref.quit()
+        proc.kill()
+    if len(ys) <= len(names or []):
+        sys.exit("gauntlet-diagnose: too few positions")
+    single, _, sd1 = least_squares([[sum(x)] for x in xs], ys)
+    beta, se, sd = least_squares(xs, ys)
+    print("%d positions (%s to move); reference ~ %.2f x the engine's eval, residual %.0f cp" % (len(ys), args.side, single[0], sd1))
+    print("%-10s %7s %7s %9s %9s" % ("group", "weight", "+-", "/ single", "group sd"))
+    for i, n in enumerate(names):
+        col = [x[i] for x in xs]
+        mean = sum(col) / len(col)
+        spread = (sum((c - mean) ** 2 for c in col) / len(col)) ** 0.5
+        print("%-10s %7.2f %7.2f %9.2f %9.0f" % (n, beta[i], se[i], beta[i] / single[0], spread))
+    print("residual with a weight per group: %.0f cp" % sd)
+
+
 def positions(args):
     by_opening = collections.defaultdict(list)
     for start, white, score, plies in games(args.pgn, args.engine):
@@ -211,7 +304,7 @@ def positions(args):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
-    for name in ("imbalances", "turns", "drift", "positions"):
+    for name in ("imbalances", "turns", "drift", "groups", "positions"):
         s = sub.add_parser(name)
         s.add_argument("pgn", nargs="+")
         s.add_argument("--engine", dest="engine", default="sable", help="the engine's name in the PGNs")
@@ -222,9 +315,16 @@ def main():
     sub.choices["drift"].add_argument(
         "--moves", type=lambda t: [int(x) for x in t.split(",")], default=[1, 2, 3, 5, 8, 11, 16, 21, 26, 31, 41],
         help="the opponent's move numbers after the book to report, comma-separated")
+    g = sub.choices["groups"]
+    g.add_argument("--engine-cmd", required=True, help="the engine's binary (its UCI `eval` prints the groups)")
+    g.add_argument("--reference", required=True, help="the reference engine's binary")
+    g.add_argument("--nodes", type=int, default=200000, help="the reference's nodes a position")
+    g.add_argument("--positions", type=int, default=1000)
+    g.add_argument("--side", choices=("engine", "opponent"), default="engine", help="who is to move in the sample")
+    g.add_argument("--seed", type=int, default=3)
     sub.choices["positions"].add_argument("--seed", type=int, default=7)
     args = p.parse_args()
-    {"imbalances": imbalances, "turns": turns, "drift": drift, "positions": positions}[args.cmd](args)
+    {"imbalances": imbalances, "turns": turns, "drift": drift, "groups": groups, "positions": positions}[args.cmd](args)
 
 
 if __name__ == "__main__":
