@@ -241,6 +241,31 @@ impl Board {
             | (attacks::rook(sq, occupied) & rq)
     }
 
+    /// Every square a piece of `by` attacks (kings included; pieces of either colour block
+    /// sliders): the threats the search reads a quiet move's history by.
+    pub fn attacks_by(&self, by: Color) -> Bitboard {
+        let them = self.by_color(by);
+        let occupied = self.occupied();
+        let pawns = self.by_kind(PieceType::Pawn) & them;
+        let (west, east) = (pawns & !Bitboard::FILE_A, pawns & !Bitboard::FILE_H);
+        let mut attacked = match by {
+            Color::White => (west << 7) | (east << 9),
+            Color::Black => (west >> 9) | (east >> 7),
+        };
+        attacked |= attacks::king(self.king_square(by));
+        for sq in self.by_kind(PieceType::Knight) & them {
+            attacked |= attacks::knight(sq);
+        }
+        let queens = self.by_kind(PieceType::Queen);
+        for sq in (self.by_kind(PieceType::Bishop) | queens) & them {
+            attacked |= attacks::bishop(sq, occupied);
+        }
+        for sq in (self.by_kind(PieceType::Rook) | queens) & them {
+            attacked |= attacks::rook(sq, occupied);
+        }
+        attacked
+    }
+
     /// Whether a piece of `by` attacks `sq`, with `occupied` as the blockers.
     #[inline]
     pub fn is_attacked_by(&self, by: Color, sq: Square, occupied: Bitboard) -> bool {
@@ -350,5 +375,31 @@ impl fmt::Debug for Board {
 impl Default for Board {
     fn default() -> Board {
         Board::startpos()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attacks_by_is_every_square_is_attacked_by_says() {
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+            "7k/P6p/8/8/8/8/p6P/K7 b - - 0 1",
+        ];
+        for fen in fens {
+            let board = Board::from_fen(fen).unwrap();
+            for by in [Color::White, Color::Black] {
+                let expected: Bitboard = (0..64)
+                    .map(Square::from_index)
+                    .filter(|&sq| board.is_attacked_by(by, sq, board.occupied()))
+                    .collect();
+                assert_eq!(board.attacks_by(by), expected, "{fen} by {by:?}");
+            }
+        }
     }
 }

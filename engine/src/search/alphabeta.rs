@@ -223,8 +223,10 @@ impl Searcher {
         };
         let counter = self.counters.get(prev);
         let contexts = self.contexts(ply);
-        let mut picker =
-            MovePicker::new(board, tt_move, killers, counter).with_continuation(contexts);
+        self.threats[ply] = board.attacks_by(!us);
+        let mut picker = MovePicker::new(board, tt_move, killers, counter)
+            .with_continuation(contexts)
+            .with_threats(self.threats[ply]);
         let mut quiets_tried = MoveList::new();
         let mut best = -INFINITY;
         let mut best_move = Move::NULL;
@@ -289,7 +291,7 @@ impl Searcher {
                     r -= pv_node as i32;
                     r -= (in_check || gives_check) as i32;
                     r -= (killers.contains(&mv) || mv == counter) as i32;
-                    r -= self.history_reduction(us, mv, contexts, key);
+                    r -= self.history_reduction(us, ply, mv, contexts, key);
                     r = r.clamp(0, new_depth - 1);
                 } else if late && !pv_node && !gives_check && !picker.last_had_good_see() {
                     // A capture the picker put late, losing material by SEE: a sacrifice is
@@ -419,8 +421,16 @@ impl Searcher {
 
     /// Plies of LMR taken off (or added, when negative) for a quiet move's history: its
     /// butterfly plus its continuation history, over 8192 (the sum of up to three tables).
-    fn history_reduction(&self, us: Color, mv: Move, contexts: [u16; 2], key: u16) -> i32 {
-        let history = self.history.get(us, mv) + self.history.continuation(contexts, key);
+    fn history_reduction(
+        &self,
+        us: Color,
+        ply: usize,
+        mv: Move,
+        contexts: [u16; 2],
+        key: u16,
+    ) -> i32 {
+        let history =
+            self.history.get(us, self.threats[ply], mv) + self.history.continuation(contexts, key);
         (history / 8192).clamp(-2, 2)
     }
 }

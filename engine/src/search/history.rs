@@ -1,17 +1,20 @@
 //! Move ordering memory: killer moves per ply, counter moves, the butterfly history table of
-//! quiet moves and the continuation history of quiet moves after the previous two moves.
+//! quiet moves (by whether the move leaves and enters an attacked square) and the
+//! continuation history of quiet moves after the previous two moves.
 
 use super::score::MAX_PLY;
 use crate::board::Board;
-use crate::types::{Color, Move};
+use crate::types::{Bitboard, Color, Move};
 
 /// Largest magnitude a history value reaches (the update is self-limiting towards it).
 const HISTORY_MAX: i32 = 16_384;
 
 /// History heuristic: how often a quiet move (by side, from, to) caused a cut-off, minus how
-/// often it was tried and failed to.
+/// often it was tried and failed to; kept apart by whether the move's from and to squares are
+/// attacked by the opponent (Ethereal's and Stockfish's threat index), since a piece leaving
+/// an attacked square and one walking onto one are different moves for the same squares.
 pub struct History {
-    table: Box<[[[i32; 64]; 64]; 2]>,
+    table: Box<[[[[i32; 64]; 64]; 4]; 2]>,
     /// Continuation history: how good a quiet move (piece, to) has been as a reply to a move
     /// (piece, to) one or two plies earlier, flattened as `[context * PIECE_TO + move]`. One
     /// table serves both distances, as in Stockfish; i16 halves its cache footprint.
@@ -35,24 +38,25 @@ pub fn piece_to(board: &Board, mv: Move) -> u16 {
 impl Default for History {
     fn default() -> Self {
         History {
-            table: Box::new([[[0; 64]; 64]; 2]),
+            table: Box::new([[[[0; 64]; 64]; 4]; 2]),
             continuation: vec![0; PIECE_TO * PIECE_TO].into_boxed_slice(),
         }
     }
 }
 
 impl History {
-    /// The ordering score of a quiet move.
+    /// The ordering score of a quiet move of `c` where the opponent attacks `threats`.
     #[inline]
-    pub fn get(&self, c: Color, mv: Move) -> i32 {
-        self.table[c.index()][mv.from().index()][mv.to().index()]
+    pub fn get(&self, c: Color, threats: Bitboard, mv: Move) -> i32 {
+        self.table[c.index()][threat_index(threats, mv)][mv.from().index()][mv.to().index()]
     }
 
     /// Reward (positive) or punish (negative) a move; values decay towards ±HISTORY_MAX so old
     /// information fades instead of saturating.
-    pub fn update(&mut self, c: Color, mv: Move, bonus: i32) {
+    pub fn update(&mut self, c: Color, threats: Bitboard, mv: Move, bonus: i32) {
+        let t = threat_index(threats, mv);
         gravity(
-            &mut self.table[c.index()][mv.from().index()][mv.to().index()],
+            &mut self.table[c.index()][t][mv.from().index()][mv.to().index()],
             bonus,
         );
     }
@@ -84,9 +88,16 @@ impl History {
 
     /// Forget everything.
     pub fn clear(&mut self) {
-        *self.table = [[[0; 64]; 64]; 2];
+        *self.table = [[[[0; 64]; 64]; 4]; 2];
         self.continuation.fill(0);
     }
+}
+
+/// Which of the four butterfly tables a move's history lives in: whether its from square and
+/// whether its to square are attacked.
+#[inline]
+fn threat_index(threats: Bitboard, mv: Move) -> usize {
+    2 * threats.contains(mv.from()) as usize + threats.contains(mv.to()) as usize
 }
 
 /// Move a history entry by `bonus`; the larger the entry already is in that direction, the
@@ -194,14 +205,38 @@ mod tests {
     fn history_is_bounded_and_signed() {
         let mut h = History::default();
         let mv = Move::new(Square::G1, Square::F3);
+        let none = Bitboard::EMPTY;
         for _ in 0..1000 {
-            h.update(Color::White, mv, bonus(20));
+            h.update(Color::White, none, mv, bonus(20));
         }
-        assert!(h.get(Color::White, mv) <= HISTORY_MAX);
-        assert!(h.get(Color::White, mv) > HISTORY_MAX / 2);
-        assert_eq!(h.get(Color::Black, mv), 0);
-        h.update(Color::Black, mv, -bonus(3));
-        assert!(h.get(Color::Black, mv) < 0);
+        assert!(h.get(Color::White, none, mv) <= HISTORY_MAX);
+        assert!(h.get(Color::White, none, mv) > HISTORY_MAX / 2);
+        assert_eq!(h.get(Color::Black, none, mv), 0);
+        h.update(Color::Black, none, mv, -bonus(3));
+        assert!(h.get(Color::Black, none, mv) < 0);
+    }
+
+    #[test]
+    fn a_move_out_of_or_into_an_attack_keeps_its_own_history() {
+        let mut h = History::default();
+        let mv = Move::new(Square::G1, Square::F3);
+        let (none, from, to) = (
+            Bitboard::EMPTY,
+            Bitboard::from(Square::G1),
+            Bitboard::from(Square::F3),
+        );
+        h.update(Color::White, from, mv, bonus(8));
+        h.update(Color::White, to, mv, -bonus(8));
+        assert!(h.get(Color::White, from, mv) > 0);
+        assert!(h.get(Color::White, to, mv) < 0);
+        assert_eq!(h.get(Color::White, none, mv), 0);
+        assert_eq!(h.get(Color::White, from | to, mv), 0);
+        // Attacks elsewhere on the board do not matter.
+        let elsewhere = Bitboard::from(Square::A8) | Bitboard::from(Square::H2);
+        assert_eq!(
+            h.get(Color::White, from | elsewhere, mv),
+            h.get(Color::White, from, mv)
+        );
     }
 
     #[test]

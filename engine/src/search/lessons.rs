@@ -35,7 +35,7 @@ impl Searcher {
         // `before` is the mover's view, `static_eval` ours: their sum is the mover's loss.
         let bonus = (-PER_CP * (before + static_eval)).clamp(-LIMIT, LIMIT);
         let mover = !board.side_to_move();
-        self.history.update(mover, mv, bonus);
+        self.history.update(mover, self.threats[ply - 1], mv, bonus);
     }
 
     /// A quiet move caused a cut-off: make it a killer, raise its history, lower the history of
@@ -52,11 +52,12 @@ impl Searcher {
         let us = board.side_to_move();
         self.killers.add(ply, mv);
         let b = bonus(depth);
-        self.history.update(us, mv, b);
+        let threats = self.threats[ply];
+        self.history.update(us, threats, mv, b);
         self.history
             .update_continuation(contexts, piece_to(board, mv), b);
         for &q in tried.iter() {
-            self.history.update(us, q, -b);
+            self.history.update(us, threats, q, -b);
             self.history
                 .update_continuation(contexts, piece_to(board, q), -b);
         }
@@ -70,7 +71,8 @@ impl Searcher {
             return;
         };
         let b = bonus(depth);
-        self.history.update(!board.side_to_move(), mv, b);
+        self.history
+            .update(!board.side_to_move(), self.threats[ply - 1], mv, b);
         let contexts = self.contexts(ply - 1);
         self.history
             .update_continuation(contexts, self.moved[ply - 1], b);
@@ -80,7 +82,7 @@ impl Searcher {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::Color;
+    use crate::types::{Bitboard, Color};
 
     /// White has played the quiet `g1f3` from the start position, its eval there `before`
     /// (White's view); Black's eval after it is `after` (Black's view). White's history of
@@ -94,7 +96,7 @@ mod tests {
         searcher.quiet[0] = quiet;
         board.make(mv);
         searcher.learn_from_eval_swing(&board, 1, after);
-        searcher.history.get(Color::White, mv)
+        searcher.history.get(Color::White, Bitboard::EMPTY, mv)
     }
 
     /// White has played `g1f3` (quiet or not, as `quiet` says) and every Black move failed low
@@ -111,7 +113,7 @@ mod tests {
         searcher.reward_prior_quiet(&board, 6, 1);
         let contexts = searcher.contexts(0);
         (
-            searcher.history.get(Color::White, mv),
+            searcher.history.get(Color::White, Bitboard::EMPTY, mv),
             searcher.history.continuation(contexts, key),
         )
     }

@@ -32,7 +32,7 @@ pub use threads::ThreadPool;
 use crate::board::Board;
 use crate::eval::{Params, PawnCache, S};
 use crate::tablebase::Tablebases;
-use crate::types::Move;
+use crate::types::{Bitboard, Move};
 use correction::CorrectionHistory;
 use history::{CounterMoves, History, Killers};
 use score::{DRAW, MAX_PLY};
@@ -122,6 +122,9 @@ pub struct Searcher {
     moved: [u16; MAX_PLY + 1],
     /// Whether each of those moves was quiet (false for a null move).
     quiet: [bool; MAX_PLY + 1],
+    /// The squares the opponent attacks at each ply of the current path whose moves were
+    /// searched: the threats its quiet moves' history is read and taught by.
+    threats: [Bitboard; MAX_PLY + 1],
     /// The material and piece-square sum of the position at each ply of the current line.
     psq: [S; MAX_PLY + 1],
     /// Nodes spent below each root move (by from * 64 + to) in this search, for time management.
@@ -176,6 +179,7 @@ impl Searcher {
             evals: [0; MAX_PLY + 1],
             moves: [Move::NULL; MAX_PLY + 1],
             moved: [history::NO_CONTEXT; MAX_PLY + 1],
+            threats: [Bitboard::EMPTY; MAX_PLY + 1],
             psq: [S::ZERO; MAX_PLY + 1],
             quiet: [false; MAX_PLY + 1],
             root_nodes: Box::new([0; 4096]),

@@ -5,7 +5,7 @@
 use super::history::{piece_to, History, NO_CONTEXT};
 use super::see::{captured_kind, see, value};
 use crate::board::Board;
-use crate::types::{Move, MoveList, PieceType, MAX_MOVES};
+use crate::types::{Bitboard, Move, MoveList, PieceType, MAX_MOVES};
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Stage {
@@ -34,6 +34,8 @@ pub struct MovePicker {
     bad_idx: usize,
     /// The continuation keys of the previous two moves, for the quiets' continuation history.
     contexts: [u16; 2],
+    /// The squares the opponent attacks, for the quiets' butterfly history.
+    threats: Bitboard,
 }
 
 /// Bits of a pick key that hold the move's index (`MAX_MOVES` is 256).
@@ -86,6 +88,7 @@ impl MovePicker {
             bad: MoveList::new(),
             bad_idx: 0,
             contexts: [NO_CONTEXT; 2],
+            threats: Bitboard::EMPTY,
         }
     }
 
@@ -93,6 +96,13 @@ impl MovePicker {
     /// [`History::continuation`]); without it, by the butterfly history alone.
     pub fn with_continuation(mut self, contexts: [u16; 2]) -> MovePicker {
         self.contexts = contexts;
+        self
+    }
+
+    /// Read the quiets' butterfly history where the opponent attacks `threats` (see
+    /// [`History::get`]); without it, as if nothing were attacked.
+    pub fn with_threats(mut self, threats: Bitboard) -> MovePicker {
+        self.threats = threats;
         self
     }
 
@@ -194,7 +204,7 @@ impl MovePicker {
                             continue;
                         }
                         self.scores[kept] = clamp_score(
-                            history.get(us, mv)
+                            history.get(us, self.threats, mv)
                                 + history.continuation(self.contexts, piece_to(board, mv)),
                         );
                         self.list.as_mut_slice()[kept] = mv;
@@ -296,16 +306,16 @@ mod tests {
             .copied()
             .filter(|&m| !is_tactical(&board, m))
             .collect();
-        // Few distinct values, so most scores tie, some negative.
+        // Few distinct values, so most scores tie, some negative; read where Black attacks.
+        let us = board.side_to_move();
+        let threats = board.attacks_by(!us);
         for (i, &m) in quiets.iter().enumerate() {
-            h.update(board.side_to_move(), m, [0, 0, 300, -200, 300][i % 5]);
+            h.update(us, threats, m, [0, 0, 300, -200, 300][i % 5]);
         }
-        let scores = quiets
-            .iter()
-            .map(|&m| h.get(board.side_to_move(), m))
-            .collect();
+        let scores = quiets.iter().map(|&m| h.get(us, threats, m)).collect();
         let want = selection_order(quiets.clone(), scores);
-        let mut mp = MovePicker::new(&board, Move::NULL, [Move::NULL; 2], Move::NULL);
+        let mut mp =
+            MovePicker::new(&board, Move::NULL, [Move::NULL; 2], Move::NULL).with_threats(threats);
         let got: Vec<Move> = std::iter::from_fn(|| mp.next(&board, &h))
             .filter(|&m| !is_tactical(&board, m))
             .collect();

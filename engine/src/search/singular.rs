@@ -33,7 +33,8 @@ impl Searcher {
         let prev = self.moves[ply - 1];
         let mut picker =
             MovePicker::new(board, h.mv, self.killers.get(ply), self.counters.get(prev))
-                .with_continuation(self.contexts(ply));
+                .with_continuation(self.contexts(ply))
+                .with_threats(self.threats[ply]);
         let (mut quiets, mut tacticals) = (0, 0);
         let mut score = -INFINITY;
         while let Some(mv) = picker.next(board, &self.history) {
