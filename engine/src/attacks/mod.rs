@@ -108,6 +108,17 @@ pub fn pawn(color: Color, sq: Square) -> Bitboard {
     Bitboard(PAWN[color.index()][sq.index()])
 }
 
+/// Squares attacked by any of the `pawns` of `color` (a set-wise shift, no table).
+#[inline(always)]
+pub fn pawns(color: Color, pawns: Bitboard) -> Bitboard {
+    let west = pawns.0 & !Bitboard::FILE_A.0;
+    let east = pawns.0 & !Bitboard::FILE_H.0;
+    Bitboard(match color {
+        Color::White => (west << 7) | (east << 9),
+        Color::Black => (west >> 9) | (east >> 7),
+    })
+}
+
 /// Squares a bishop on `sq` attacks given the `occupied` squares (blockers included).
 #[inline(always)]
 pub fn bishop(sq: Square, occupied: Bitboard) -> Bitboard {

@@ -246,13 +246,8 @@ impl Board {
     pub fn attacks_by(&self, by: Color) -> Bitboard {
         let them = self.by_color(by);
         let occupied = self.occupied();
-        let pawns = self.by_kind(PieceType::Pawn) & them;
-        let (west, east) = (pawns & !Bitboard::FILE_A, pawns & !Bitboard::FILE_H);
-        let mut attacked = match by {
-            Color::White => (west << 7) | (east << 9),
-            Color::Black => (west >> 9) | (east >> 7),
-        };
-        attacked |= attacks::king(self.king_square(by));
+        let mut attacked = attacks::pawns(by, self.by_kind(PieceType::Pawn) & them)
+            | attacks::king(self.king_square(by));
         for sq in self.by_kind(PieceType::Knight) & them {
             attacked |= attacks::knight(sq);
         }

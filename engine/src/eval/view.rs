@@ -101,12 +101,7 @@ const FILE_A: u64 = 0x0101_0101_0101_0101;
 /// Squares attacked by the pawns `p` of colour `c`.
 #[inline(always)]
 pub(super) fn pawn_attacks(c: Color, p: u64) -> u64 {
-    let not_a = !FILE_A;
-    let not_h = !(FILE_A << 7);
-    match c {
-        Color::White => ((p & not_a) << 7) | ((p & not_h) << 9),
-        Color::Black => ((p & not_a) >> 9) | ((p & not_h) >> 7),
-    }
+    attacks::pawns(c, Bitboard(p)).0
 }
 
 /// `c`'s passed pawns: those with no enemy pawn on a rank ahead of them on their own file or
