@@ -56,9 +56,14 @@ pub struct Args {
     /// weights file (as written by `--out`; it must name every weight of the current layout).
     #[arg(long, value_parser = parse_init, default_value = "current")]
     pub init: Init,
-    /// Groups of terms that keep their starting values, comma separated (e.g. `material,pst`).
+    /// Groups (`material`, `pst`) or blocks (`king.defenders`) of terms that keep their
+    /// starting values, comma separated.
     #[arg(long, value_delimiter = ',')]
     pub freeze: Vec<String>,
+    /// Tune only these groups or blocks, comma separated; every other weight keeps its starting
+    /// value (what a newly added term wants: fit it without moving the rest).
+    #[arg(long, value_delimiter = ',')]
+    pub only: Vec<String>,
     /// Fraction of the positions held out for the validation loss: the LAST positions in file
     /// order, so that with datagen/extract output (a game's positions are consecutive) whole
     /// games are held out and the validation loss is not flattered by positions of the same game.
@@ -215,6 +220,7 @@ fn options(a: Args) -> anyhow::Result<Options> {
         score_k: a.score_k,
         init: a.init,
         freeze: a.freeze,
+        only: a.only,
         valid: a.valid,
         seed: a.seed,
         checkpoint: a.checkpoint,

@@ -63,8 +63,10 @@ pub struct Options {
     pub score_k: f64,
     /// Starting weights.
     pub init: Init,
-    /// Groups of terms that keep their starting values.
+    /// Groups or blocks of terms that keep their starting values.
     pub freeze: Vec<String>,
+    /// If not empty, the only groups or blocks tuned (every other weight keeps its value).
+    pub only: Vec<String>,
     /// Fraction of the positions (the last ones) held out for validation.
     pub valid: f64,
     /// Seed of the mini-batch shuffle.
@@ -113,6 +115,7 @@ impl Options {
             score_k: 1.0,
             init: Init::Current,
             freeze: Vec::new(),
+            only: Vec::new(),
             valid: 0.1,
             seed: 1,
             checkpoint: None,
@@ -177,18 +180,30 @@ fn load(o: &Options) -> Result<(Store, Store), TuneError> {
     Ok((train, valid))
 }
 
-/// The frozen mask from `--freeze` group names (unknown names are an error listing the groups).
-fn frozen_mask(groups: &[String]) -> Result<Vec<bool>, TuneError> {
+/// The frozen mask from `--freeze` and `--only`: each names groups (`king`) or blocks
+/// (`king.defenders`); a weight is frozen when `--freeze` names it or when `--only` is given and
+/// does not. Unknown names are an error listing the groups.
+fn frozen_mask(freeze: &[String], only: &[String]) -> Result<Vec<bool>, TuneError> {
     let n = Params::len();
-    let all: std::collections::BTreeSet<&str> = (0..n).map(Params::group).collect();
-    if let Some(g) = groups.iter().find(|g| !all.contains(g.as_str())) {
+    let known: std::collections::BTreeSet<&str> = (0..n)
+        .flat_map(|i| [Params::group(i), Params::block(i)])
+        .collect();
+    if let Some(g) = freeze
+        .iter()
+        .chain(only)
+        .find(|g| !known.contains(g.as_str()))
+    {
         return Err(TuneError::UnknownGroup {
             group: g.clone(),
-            groups: all.iter().map(|g| g.to_string()).collect(),
+            groups: (0..n).map(|i| Params::group(i).to_string()).collect(),
         });
     }
+    let names = |list: &[String], i: usize| {
+        list.iter()
+            .any(|g| g == Params::group(i) || g == Params::block(i))
+    };
     Ok((0..n)
-        .map(|i| groups.iter().any(|g| g == Params::group(i)))
+        .map(|i| names(freeze, i) || (!only.is_empty() && !names(only, i)))
         .collect())
 }
 
@@ -207,7 +222,7 @@ pub fn run(o: &Options) -> Result<Summary, TuneError> {
         return Err(TuneError::IndexBeyond { n });
     }
     let init = initial_weights(&o.init, n)?;
-    let frozen = frozen_mask(&o.freeze)?;
+    let frozen = frozen_mask(&o.freeze, &o.only)?;
     let state = start_state(o, init, &train, &valid)?;
     report_start(&train, &valid, &state)?;
     report_data_per_weight(train.len(), &frozen);
@@ -562,16 +577,34 @@ mod tests {
 
     #[test]
     fn freeze_groups_are_checked_and_masked() {
-        let m = frozen_mask(&["material".to_string()]).unwrap();
+        let m = frozen_mask(&["material".to_string()], &[]).unwrap();
         assert_eq!(m.iter().filter(|&&f| f).count(), 5);
         assert!(m[0] && !m[Params::len() - 1]);
-        let e = frozen_mask(&["nonsense".to_string()])
+        let e = frozen_mask(&["nonsense".to_string()], &[])
             .unwrap_err()
             .to_string();
         assert!(
             e.contains("unknown group `nonsense`") && e.contains("pst"),
             "{e}"
         );
+    }
+
+    /// `--only` leaves exactly the named blocks and groups free, `--freeze` takes blocks too,
+    /// and a name that is neither is refused.
+    #[test]
+    fn only_tunes_the_named_blocks_and_groups() {
+        let free = |m: &[bool]| -> Vec<usize> { (0..m.len()).filter(|&i| !m[i]).collect() };
+        let m = frozen_mask(&[], &["king.shelter".into(), "tempo".into()]).unwrap();
+        let expect: Vec<usize> = (0..Params::len())
+            .filter(|&i| Params::block(i) == "king.shelter" || Params::group(i) == "tempo")
+            .collect();
+        assert_eq!(free(&m), expect);
+        assert_eq!(expect.len(), 29);
+        let m = frozen_mask(&["king.shelter".into()], &["king".into()]).unwrap();
+        assert!(free(&m)
+            .iter()
+            .all(|&i| Params::group(i) == "king" && Params::block(i) != "king.shelter"));
+        assert!(frozen_mask(&[], &["king.nothing".into()]).is_err());
     }
 
     /// A run on the first 600 positions of the shipped sample, from material values: the

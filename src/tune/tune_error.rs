@@ -91,7 +91,7 @@ impl std::fmt::Display for TuneError {
             TuneError::ValidFraction => write!(f, "--valid must be in [0, 1)"),
             TuneError::UnknownGroup { group, groups } => write!(
                 f,
-                "unknown group `{group}` for --freeze (groups: {groups:?})"
+                "unknown group `{group}` for --freeze or --only (groups: {groups:?})"
             ),
             TuneError::IndexBeyond { n } => write!(
                 f,

@@ -484,6 +484,11 @@ impl Params {
         name.split('.').next().unwrap_or(name)
     }
 
+    /// The block of weight `i`: its name without the label (e.g. `pst.knight`, `king.danger`).
+    pub fn block(i: usize) -> &'static str {
+        block_of(i).name
+    }
+
     /// The index of the weight with this name, if any.
     pub fn index_of(name: &str) -> Option<usize> {
         (0..LEN).find(|&i| Params::name(i) == name)
