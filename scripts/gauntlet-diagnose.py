@@ -12,6 +12,11 @@ the mover's score) of one engine against others and report from that engine's si
               engine's view (the opponent's score at its move, the engine's at the engine's move
               just after), how often the opponent already sees +100, and the engine's score in
               those games: where in the game the engine falls behind, and whether it knows
+  moves       each side's moves in the first `--plies` plies after the book by kind (piece, and
+              for a pawn a centre or wing push, for a piece forward, sideways or back; captures
+              and castling apart): how often each side plays each kind, and for the engine's
+              moves the mean change of the opponent's score from its move before to its move
+              after (the opponent's view of what the engine's move cost)
   groups      a sample of the positions where one side is to move (`--side`), each scored by the
               engine's `eval` groups and by a reference engine's search (`--reference`, `--nodes`),
               and the least-squares weight of each group in the reference's score: a group whose
@@ -30,6 +35,7 @@ Needs python-chess (`pip install chess`). Examples (the figures of docs/results-
       --opponent /usr/games/ethereal-chess docs/gauntlet/2026-11-27[ef]-ethereal.pgn.gz
   python3 scripts/gauntlet-diagnose.py positions docs/gauntlet/2026-11-2*-ethereal*.pgn.gz > vs.csv
   python3 scripts/gauntlet-diagnose.py drift docs/gauntlet/2026-11-2[78]*-ethereal.pgn.gz
+  python3 scripts/gauntlet-diagnose.py moves docs/gauntlet/2026-11-2[78]*-ethereal.pgn.gz
   python3 scripts/gauntlet-diagnose.py groups --engine-cmd target/release/sable \
       --reference /usr/games/stockfish docs/gauntlet/2026-11-2[78]*-ethereal.pgn.gz
 """
@@ -64,7 +70,7 @@ def comment_score(text):
 
 def games(paths, engine):
     """Each finished game as (start FEN, engine plays White, engine's result, plies), a ply being
-    (FEN before the move, engine moved, mover's score or None)."""
+    [FEN before the move, engine moved, mover's score or None, the move]."""
     for path in paths:
         opener = gzip.open if path.endswith(".gz") else open
         with opener(path, "rt") as f:
@@ -87,10 +93,10 @@ def games(paths, engine):
                     continue
                 fen, mine = board.fen(), (board.turn == chess.WHITE) == white
                 try:
-                    board.push_san(tok)
+                    move = board.push_san(tok)
                 except ValueError:
                     break
-                plies.append([fen, mine, None])
+                plies.append([fen, mine, None, move])
             yield header.get("FEN", chess.STARTING_FEN), white, result if white else 1 - result, plies
 
 
@@ -166,7 +172,7 @@ def drift(args):
     for _, _, score, plies in games(args.pgn, args.engine):
         theirs_move = 0
         for i in range(len(plies) - 1):
-            fen, mine, cp = plies[i]
+            fen, mine, cp, _ = plies[i]
             if mine:
                 continue
             theirs_move += 1
@@ -192,6 +198,46 @@ def drift(args):
                 100 * len(behind) / n,
                 100 * sum(r[2] for r in behind) / max(len(behind), 1),
             )
+        )
+
+
+def move_kind(board, move):
+    """A move's kind: the piece, then `capture`, `castle`, a pawn's `centre` or `wing` (a, b, g
+    and h files) push, or a piece's direction from its owner's side (`fwd`, `side`, `back`)."""
+    piece = board.piece_at(move.from_square)
+    name = chess.piece_name(piece.piece_type)
+    if board.is_capture(move):
+        return name + "-capture"
+    if board.is_castling(move):
+        return "castle"
+    if piece.piece_type == chess.PAWN:
+        return name + ("-wing" if chess.square_file(move.from_square) in (0, 1, 6, 7) else "-centre")
+    if piece.piece_type == chess.KING:
+        return name
+    up = chess.square_rank(move.to_square) - chess.square_rank(move.from_square)
+    up = up if piece.color == chess.WHITE else -up
+    return name + ("-fwd" if up > 0 else "-back" if up < 0 else "-side")
+
+
+def moves(args):
+    played = {True: collections.Counter(), False: collections.Counter()}
+    cost = collections.defaultdict(list)  # kind -> the opponent's score change over the engine's move
+    for _, _, _, plies in games(args.pgn, args.engine):
+        for i, (fen, mine, _, move) in enumerate(plies[: args.plies]):
+            kind = move_kind(chess.Board(fen), move)
+            played[mine][kind] += 1
+            if mine and i >= 1 and i + 1 < len(plies):
+                before, after = plies[i - 1][2], plies[i + 1][2]
+                if before is not None and after is not None and abs(before) < 300 and abs(after) < MATE_CP:
+                    cost[kind].append(after - before)
+    own, theirs = sum(played[True].values()), sum(played[False].values())
+    print("%-16s %8s %8s %7s %9s" % ("kind", "engine", "opponent", "moves", "their +cp"))
+    for kind in sorted(played[True], key=lambda k: -played[True][k]):
+        c = cost.get(kind, [])
+        print(
+            "%-16s %7.1f%% %7.1f%% %7d %+9.1f"
+            % (kind, 100 * played[True][kind] / max(own, 1), 100 * played[False][kind] / max(theirs, 1),
+               len(c), sum(c) / max(len(c), 1))
         )
 
 
@@ -241,7 +287,7 @@ def groups(args):
 
     rows = []
     for _, _, _, plies in games(args.pgn, args.engine):
-        rows += [fen for fen, mine, _ in plies if mine == (args.side == "engine")]
+        rows += [fen for fen, mine, _, _ in plies if mine == (args.side == "engine")]
     random.Random(args.seed).shuffle(rows)
     proc = subprocess.Popen([args.engine_cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     ref = chess.engine.SimpleEngine.popen_uci(args.reference)
@@ -286,7 +332,7 @@ def positions(args):
     for start, white, score, plies in games(args.pgn, args.engine):
         white_result = score if white else 1 - score
         rows = []
-        for fen, mine, cp in plies:
+        for fen, mine, cp, _ in plies:
             if mine:
                 rows.append("%s,%.1f," % (fen, white_result))
             elif cp is not None and abs(cp) <= 1500:
@@ -304,7 +350,7 @@ def positions(args):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
-    for name in ("imbalances", "turns", "drift", "groups", "positions"):
+    for name in ("imbalances", "turns", "drift", "moves", "groups", "positions"):
         s = sub.add_parser(name)
         s.add_argument("pgn", nargs="+")
         s.add_argument("--engine", dest="engine", default="sable", help="the engine's name in the PGNs")
@@ -315,6 +361,7 @@ def main():
     sub.choices["drift"].add_argument(
         "--moves", type=lambda t: [int(x) for x in t.split(",")], default=[1, 2, 3, 5, 8, 11, 16, 21, 26, 31, 41],
         help="the opponent's move numbers after the book to report, comma-separated")
+    sub.choices["moves"].add_argument("--plies", type=int, default=40, help="plies after the book to read")
     g = sub.choices["groups"]
     g.add_argument("--engine-cmd", required=True, help="the engine's binary (its UCI `eval` prints the groups)")
     g.add_argument("--reference", required=True, help="the reference engine's binary")
@@ -324,7 +371,9 @@ def main():
     g.add_argument("--seed", type=int, default=3)
     sub.choices["positions"].add_argument("--seed", type=int, default=7)
     args = p.parse_args()
-    {"imbalances": imbalances, "turns": turns, "drift": drift, "groups": groups, "positions": positions}[args.cmd](args)
+    commands = {"imbalances": imbalances, "turns": turns, "drift": drift, "moves": moves, "groups": groups}
+    commands["positions"] = positions
+    commands[args.cmd](args)
 
 
 if __name__ == "__main__":
