@@ -56,7 +56,7 @@ pub struct Args {
     /// weights file (as written by `--out`; it must name every weight of the current layout).
     #[arg(long, value_parser = parse_init, default_value = "current")]
     pub init: Init,
-    /// Groups (`material`, `pst`) or blocks (`king.defenders`) of terms that keep their
+    /// Groups (`material`, `pst`) or blocks (`king.shelter`) of terms that keep their
     /// starting values, comma separated.
     #[arg(long, value_delimiter = ',')]
     pub freeze: Vec<String>,

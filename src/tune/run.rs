@@ -181,7 +181,7 @@ fn load(o: &Options) -> Result<(Store, Store), TuneError> {
 }
 
 /// The frozen mask from `--freeze` and `--only`: each names groups (`king`) or blocks
-/// (`king.defenders`); a weight is frozen when `--freeze` names it or when `--only` is given and
+/// (`king.shelter`); a weight is frozen when `--freeze` names it or when `--only` is given and
 /// does not. Unknown names are an error listing the groups.
 fn frozen_mask(freeze: &[String], only: &[String]) -> Result<Vec<bool>, TuneError> {
     let n = Params::len();
