@@ -22,6 +22,10 @@ the mover's score) of one engine against others and report from that engine's si
               and the least-squares weight of each group in the reference's score: a group whose
               weight stands well above the material's is worth more to the reference than the
               engine's evaluation says
+  clock       by move number after the book, each side's mean seconds a move (the `1.23s` of
+              the eval comments), and the mean clock each side has left at a game's end
+              (base plus increments less the time it used, from the TimeControl tag): who
+              spends the clock where
   positions   every position as CSV `fen,result,score` for `harness tune`: the opponent's search
               score where it moved, the result alone where the engine moved; games grouped by
               opening and the openings shuffled, so that tune's held-out last 10 % are whole
@@ -36,6 +40,7 @@ Needs python-chess (`pip install chess`). Examples (the figures of docs/results-
   python3 scripts/gauntlet-diagnose.py positions docs/gauntlet/2026-11-2*-ethereal*.pgn.gz > vs.csv
   python3 scripts/gauntlet-diagnose.py drift docs/gauntlet/2026-11-2[78]*-ethereal.pgn.gz
   python3 scripts/gauntlet-diagnose.py moves docs/gauntlet/2026-11-2[78]*-ethereal.pgn.gz
+  python3 scripts/gauntlet-diagnose.py clock docs/gauntlet/2026-11-28[cd]-ethereal.pgn.gz
   python3 scripts/gauntlet-diagnose.py groups --engine-cmd target/release/sable \
       --reference /usr/games/stockfish docs/gauntlet/2026-11-2[78]*-ethereal.pgn.gz
 """
@@ -201,6 +206,41 @@ def drift(args):
         )
 
 
+def clock(args):
+    spent = {True: collections.defaultdict(list), False: collections.defaultdict(list)}
+    left = {True: [], False: []}
+    for path in args.pgn:
+        opener = gzip.open if path.endswith(".gz") else open
+        with opener(path, "rt") as f:
+            text = f.read()
+        for g in text.split("[Event ")[1:]:
+            header = dict(re.findall(r'\[(\w+) "(.*?)"\]', g))
+            if args.engine not in (header.get("White"), header.get("Black")) or "\n\n" not in g:
+                continue
+            tc = re.fullmatch(r"([\d.]+)\+([\d.]+)", header.get("TimeControl", ""))
+            black_first = " b " in header.get("FEN", " w ")
+            # Mover of the i-th comment: the engine when (i even) == (engine moves first).
+            engine_first = (header["White"] == args.engine) != black_first
+            used = {True: 0.0, False: 0.0}
+            moves = {True: 0, False: 0}
+            for i, secs in enumerate(re.findall(r"\{[^}]*?([\d.]+)s\b[^}]*\}", g.split("\n\n", 1)[1])):
+                mine = (i % 2 == 0) == engine_first
+                spent[mine][i // 2].append(float(secs))
+                used[mine] += float(secs)
+                moves[mine] += 1
+            if tc:
+                for side in (True, False):
+                    left[side].append(float(tc.group(1)) + float(tc.group(2)) * moves[side] - used[side])
+    print("%5s %8s %10s" % ("move", args.engine, "opponent"))
+    for move in args.moves:
+        a, b = spent[True].get(move), spent[False].get(move)
+        if a and b:
+            print("%5d %8.3f %10.3f" % (move, sum(a) / len(a), sum(b) / len(b)))
+    for side, name in ((True, args.engine), (False, "opponent")):
+        if left[side]:
+            print("%s: %.2f s left at the end on average over %d games" % (name, sum(left[side]) / len(left[side]), len(left[side])))
+
+
 def move_kind(board, move):
     """A move's kind: the piece, then `capture`, `castle`, a pawn's `centre` or `wing` (a, b, g
     and h files) push, or a piece's direction from its owner's side (`fwd`, `side`, `back`)."""
@@ -350,7 +390,7 @@ def positions(args):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
-    for name in ("imbalances", "turns", "drift", "moves", "groups", "positions"):
+    for name in ("imbalances", "turns", "drift", "moves", "clock", "groups", "positions"):
         s = sub.add_parser(name)
         s.add_argument("pgn", nargs="+")
         s.add_argument("--engine", dest="engine", default="sable", help="the engine's name in the PGNs")
@@ -362,6 +402,9 @@ def main():
         "--moves", type=lambda t: [int(x) for x in t.split(",")], default=[1, 2, 3, 5, 8, 11, 16, 21, 26, 31, 41],
         help="the opponent's move numbers after the book to report, comma-separated")
     sub.choices["moves"].add_argument("--plies", type=int, default=40, help="plies after the book to read")
+    sub.choices["clock"].add_argument(
+        "--moves", type=lambda t: [int(x) for x in t.split(",")], default=[0, 1, 3, 6, 9, 12, 15, 20, 27, 35, 45, 60],
+        help="move numbers after the book to report (0 = the first), comma-separated")
     g = sub.choices["groups"]
     g.add_argument("--engine-cmd", required=True, help="the engine's binary (its UCI `eval` prints the groups)")
     g.add_argument("--reference", required=True, help="the reference engine's binary")
@@ -373,6 +416,7 @@ def main():
     args = p.parse_args()
     commands = {"imbalances": imbalances, "turns": turns, "drift": drift, "moves": moves, "groups": groups}
     commands["positions"] = positions
+    commands["clock"] = clock
     commands[args.cmd](args)
 
 
