@@ -73,9 +73,16 @@ def comment_score(text):
     return float(s) * 100
 
 
+def comment_seconds(text):
+    """The seconds a move took, the `1.23s` of a `{+0.35/18 1.23s ...}` comment, or None."""
+    m = re.search(r"\s([\d.]+)s\b", text)
+    return float(m.group(1)) if m else None
+
+
 def games(paths, engine):
-    """Each finished game as (start FEN, engine plays White, engine's result, plies), a ply being
-    [FEN before the move, engine moved, mover's score or None, the move]."""
+    """Each finished game as (start FEN, engine plays White, engine's result, plies, PGN tags), a
+    ply being [FEN before the move, engine moved, mover's score or None, the move, seconds or
+    None]."""
     for path in paths:
         opener = gzip.open if path.endswith(".gz") else open
         with opener(path, "rt") as f:
@@ -92,6 +99,8 @@ def games(paths, engine):
                 if tok.startswith("{"):
                     if plies and plies[-1][2] is None:
                         plies[-1][2] = comment_score(tok)
+                    if plies and plies[-1][4] is None:
+                        plies[-1][4] = comment_seconds(tok)
                     continue
                 tok = re.sub(r"^\d+\.+", "", tok)
                 if not tok or tok in RESULTS or tok == "*":
@@ -101,8 +110,8 @@ def games(paths, engine):
                     move = board.push_san(tok)
                 except ValueError:
                     break
-                plies.append([fen, mine, None, move])
-            yield header.get("FEN", chess.STARTING_FEN), white, result if white else 1 - result, plies
+                plies.append([fen, mine, None, move, None])
+            yield header.get("FEN", chess.STARTING_FEN), white, result if white else 1 - result, plies, header
 
 
 def signature(board, us):
@@ -115,7 +124,7 @@ def signature(board, us):
 
 def imbalances(args):
     table = collections.defaultdict(lambda: [0, 0.0, 0.0, 0.0])
-    for _, white, score, plies in games(args.pgn, args.engine):
+    for _, white, score, plies, _ in games(args.pgn, args.engine):
         us = chess.WHITE if white else chess.BLACK
         # The material after each move (the position before the next one).
         sigs = [signature(chess.Board(p[0]), us) for p in plies[1:]]
@@ -139,7 +148,7 @@ def imbalances(args):
 
 def turns(args):
     fens = []
-    for _, _, score, plies in games(args.pgn, args.engine):
+    for _, _, score, plies, _ in games(args.pgn, args.engine):
         if score != 0.0:
             continue
         theirs = [(i, p[2]) for i, p in enumerate(plies) if not p[1] and p[2] is not None]
@@ -174,10 +183,10 @@ def turns(args):
 def drift(args):
     # move number -> list of (opponent's score, engine's score, engine's result), engine's view
     rows = collections.defaultdict(list)
-    for _, _, score, plies in games(args.pgn, args.engine):
+    for _, _, score, plies, _ in games(args.pgn, args.engine):
         theirs_move = 0
         for i in range(len(plies) - 1):
-            fen, mine, cp, _ = plies[i]
+            fen, mine, cp = plies[i][:3]
             if mine:
                 continue
             theirs_move += 1
@@ -209,28 +218,19 @@ def drift(args):
 def clock(args):
     spent = {True: collections.defaultdict(list), False: collections.defaultdict(list)}
     left = {True: [], False: []}
-    for path in args.pgn:
-        opener = gzip.open if path.endswith(".gz") else open
-        with opener(path, "rt") as f:
-            text = f.read()
-        for g in text.split("[Event ")[1:]:
-            header = dict(re.findall(r'\[(\w+) "(.*?)"\]', g))
-            if args.engine not in (header.get("White"), header.get("Black")) or "\n\n" not in g:
+    for _, _, _, plies, header in games(args.pgn, args.engine):
+        tc = re.fullmatch(r"([\d.]+)\+([\d.]+)", header.get("TimeControl", ""))
+        used = {True: 0.0, False: 0.0}
+        moves = {True: 0, False: 0}
+        for i, (_, mine, _, _, secs) in enumerate(plies):
+            if secs is None:
                 continue
-            tc = re.fullmatch(r"([\d.]+)\+([\d.]+)", header.get("TimeControl", ""))
-            black_first = " b " in header.get("FEN", " w ")
-            # Mover of the i-th comment: the engine when (i even) == (engine moves first).
-            engine_first = (header["White"] == args.engine) != black_first
-            used = {True: 0.0, False: 0.0}
-            moves = {True: 0, False: 0}
-            for i, secs in enumerate(re.findall(r"\{[^}]*?([\d.]+)s\b[^}]*\}", g.split("\n\n", 1)[1])):
-                mine = (i % 2 == 0) == engine_first
-                spent[mine][i // 2].append(float(secs))
-                used[mine] += float(secs)
-                moves[mine] += 1
-            if tc:
-                for side in (True, False):
-                    left[side].append(float(tc.group(1)) + float(tc.group(2)) * moves[side] - used[side])
+            spent[mine][i // 2].append(secs)
+            used[mine] += secs
+            moves[mine] += 1
+        if tc:
+            for side in (True, False):
+                left[side].append(float(tc.group(1)) + float(tc.group(2)) * moves[side] - used[side])
     print("%5s %8s %10s" % ("move", args.engine, "opponent"))
     for move in args.moves:
         a, b = spent[True].get(move), spent[False].get(move)
@@ -262,8 +262,8 @@ def move_kind(board, move):
 def moves(args):
     played = {True: collections.Counter(), False: collections.Counter()}
     cost = collections.defaultdict(list)  # kind -> the opponent's score change over the engine's move
-    for _, _, _, plies in games(args.pgn, args.engine):
-        for i, (fen, mine, _, move) in enumerate(plies[: args.plies]):
+    for _, _, _, plies, _ in games(args.pgn, args.engine):
+        for i, (fen, mine, _, move, _) in enumerate(plies[: args.plies]):
             kind = move_kind(chess.Board(fen), move)
             played[mine][kind] += 1
             if mine and i >= 1 and i + 1 < len(plies):
@@ -326,8 +326,8 @@ def groups(args):
     import subprocess
 
     rows = []
-    for _, _, _, plies in games(args.pgn, args.engine):
-        rows += [fen for fen, mine, _, _ in plies if mine == (args.side == "engine")]
+    for _, _, _, plies, _ in games(args.pgn, args.engine):
+        rows += [fen for fen, mine, *_ in plies if mine == (args.side == "engine")]
     random.Random(args.seed).shuffle(rows)
     proc = subprocess.Popen([args.engine_cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     ref = chess.engine.SimpleEngine.popen_uci(args.reference)
@@ -369,10 +369,10 @@ def groups(args):
 
 def positions(args):
     by_opening = collections.defaultdict(list)
-    for start, white, score, plies in games(args.pgn, args.engine):
+    for start, white, score, plies, _ in games(args.pgn, args.engine):
         white_result = score if white else 1 - score
         rows = []
-        for fen, mine, cp, _ in plies:
+        for fen, mine, cp, *_ in plies:
             if mine:
                 rows.append("%s,%.1f," % (fen, white_result))
             elif cp is not None and abs(cp) <= 1500:
