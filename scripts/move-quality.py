@@ -32,76 +32,48 @@ Needs python-chess (`pip install chess`).
 
 import argparse
 import concurrent.futures
-import gzip
+import importlib.util
 import json
 import math
 import os
 import random
-import re
 import sys
 
 try:
     import chess
     import chess.engine
-    import chess.pgn
 except ImportError:
     sys.exit("move-quality: needs python-chess (pip install chess)")
 
-SCORE_RE = re.compile(r"([+-]?)(M?)(\d+(?:\.\d+)?)/")
-
-
-def comment_cp(text):
-    m = SCORE_RE.search(text or "")
-    if not m:
-        return None
-    sign = -1 if m.group(1) == "-" else 1
-    if m.group(2) == "M":
-        return sign * 3000
-    return sign * round(float(m.group(3)) * 100)
-
-
-def open_text(path):
-    return gzip.open(path, "rt") if path.endswith(".gz") else open(path)
+def gauntlet_games():
+    """The one reader of the gauntlets' PGNs, `games()` of gauntlet-diagnose.py beside this file."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gauntlet-diagnose.py")
+    spec = importlib.util.spec_from_file_location("gauntlet_diagnose", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.games
 
 
 def sample(args):
     rng = random.Random(args.seed)
     found = []
-    for path in args.pgn:
-        with open_text(path) as f:
-            while True:
-                game = chess.pgn.read_game(f)
-                if game is None:
-                    break
-                side = chess.WHITE if game.headers.get("White") == args.side else None
-                if side is None and game.headers.get("Black") == args.side:
-                    side = chess.BLACK
-                if side is None:
-                    continue
-                candidates = []
-                board = game.board()
-                recent = []
-                for ply, node in enumerate(game.mainline()):
-                    cp = comment_cp(node.comment)
-                    if (
-                        board.turn == side
-                        and args.min_ply <= ply < args.max_ply
-                        and len(recent) >= 2
-                        and all(abs(c) <= args.balanced for c in recent[-2:])
-                    ):
-                        candidates.append(board.fen())
-                    board.push(node.move)
-                    if cp is not None:
-                        recent.append(cp)
-                if candidates:
-                    found.append(rng.choice(candidates))
+    for _, _, _, plies, _ in gauntlet_games()(args.pgn, args.side):
+        candidates = []
+        recent = []
+        for ply, (fen, mine, cp, _, _) in enumerate(plies):
+            if (
+                mine
+                and args.min_ply <= ply < args.max_ply
+                and len(recent) >= 2
+                and all(abs(c) <= args.balanced for c in recent[-2:])
+            ):
+                candidates.append(fen)
+            if cp is not None:
+                recent.append(cp)
+        if candidates:
+            found.append(rng.choice(candidates))
     rng.shuffle(found)
-    seen = set()
-    out = []
-    for fen in found:
-        if fen not in seen:
-            seen.add(fen)
-            out.append(fen)
+    out = list(dict.fromkeys(found))
     for fen in out[: args.count]:
         print(fen)
     print(f"sample: {min(len(out), args.count)} positions of {len(out)}", file=sys.stderr)
