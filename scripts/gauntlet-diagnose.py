@@ -26,6 +26,12 @@ the mover's score) of one engine against others and report from that engine's si
               the eval comments), and the mean clock each side has left at a game's end
               (base plus increments less the time it used, from the TimeControl tag): who
               spends the clock where
+  blunders    the engine's moves after which the opponent's score rose by `--drop` cp or more
+              from a position it scored within `--window` cp, each confirmed by a judge engine
+              (`--judge`, `--judge-nodes`: its best move against the played one), as EPD lines
+              `FEN am MOVE; id ...; c0 ...` for `harness epd`: a suite of the decisive errors
+              the engine made against this opponent, on which a candidate that avoids more of
+              them at a game's node count plays those positions better
   positions   every position as CSV `fen,result,score` for `harness tune`: the opponent's search
               score where it moved, the result alone where the engine moved; games grouped by
               opening and the openings shuffled, so that tune's held-out last 10 % are whole
@@ -41,6 +47,8 @@ Needs python-chess (`pip install chess`). Examples (the figures of docs/results-
   python3 scripts/gauntlet-diagnose.py drift docs/gauntlet/2026-11-2[78]*-ethereal.pgn.gz
   python3 scripts/gauntlet-diagnose.py moves docs/gauntlet/2026-11-2[78]*-ethereal.pgn.gz
   python3 scripts/gauntlet-diagnose.py clock docs/gauntlet/2026-11-28[cd]-ethereal.pgn.gz
+  python3 scripts/gauntlet-diagnose.py blunders --judge /usr/games/stockfish \
+      docs/gauntlet/2026-11-2[678]*-ethereal.pgn.gz > blunders.epd
   python3 scripts/gauntlet-diagnose.py groups --engine-cmd target/release/sable \
       --reference /usr/games/stockfish docs/gauntlet/2026-11-2[78]*-ethereal.pgn.gz
 """
@@ -367,6 +375,40 @@ def groups(args):
     print("residual with a weight per group: %.0f cp" % sd)
 
 
+def blunders(args):
+    judge = chess.engine.SimpleEngine.popen_uci(args.judge)
+    judge.configure({"Hash": 64, "Threads": 1})
+    limit = chess.engine.Limit(nodes=args.judge_nodes)
+    found = kept = 0
+    for path in args.pgn:
+        for _, _, _, plies, header in games([path], args.engine):
+            for i in range(1, len(plies) - 1):
+                fen, mine, _, move, _ = plies[i]
+                before, after = plies[i - 1][2], plies[i + 1][2]
+                if not mine or plies[i - 1][1] or plies[i + 1][1] or before is None or after is None:
+                    continue
+                if abs(before) > args.window or after - before < args.drop:
+                    continue
+                found += 1
+                board = chess.Board(fen)
+                best = judge.analyse(board, limit)
+                if best.get("pv") and best["pv"][0] == move:
+                    continue
+                board.push(move)
+                played = judge.analyse(board, limit)
+                board.pop()
+                best_cp = best["score"].pov(board.turn).score(mate_score=MATE_CP)
+                played_cp = -played["score"].pov(not board.turn).score(mate_score=MATE_CP)
+                if best_cp - played_cp < args.drop:
+                    continue
+                kept += 1
+                epd = board.epd(am=move, id="%s round %s ply %d" % (path.split("/")[-1], header.get("Round", "?"), i))
+                print('%s; c0 "opponent %+d -> %+d, judge best %s %+d, played %+d";' % (
+                    epd.rstrip(";"), -before, -after, board.san(best["pv"][0]), best_cp, played_cp), flush=True)
+    judge.quit()
+    print("%d candidate moves, %d confirmed by the judge" % (found, kept), file=sys.stderr)
+
+
 def positions(args):
     by_opening = collections.defaultdict(list)
     for start, white, score, plies, _ in games(args.pgn, args.engine):
@@ -390,7 +432,7 @@ def positions(args):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
-    for name in ("imbalances", "turns", "drift", "moves", "clock", "groups", "positions"):
+    for name in ("imbalances", "turns", "drift", "moves", "clock", "groups", "positions", "blunders"):
         s = sub.add_parser(name)
         s.add_argument("pgn", nargs="+")
         s.add_argument("--engine", dest="engine", default="sable", help="the engine's name in the PGNs")
@@ -413,10 +455,16 @@ def main():
     g.add_argument("--side", choices=("engine", "opponent"), default="engine", help="who is to move in the sample")
     g.add_argument("--seed", type=int, default=3)
     sub.choices["positions"].add_argument("--seed", type=int, default=7)
+    b = sub.choices["blunders"]
+    b.add_argument("--judge", required=True, help="the judge engine's binary (Stockfish)")
+    b.add_argument("--judge-nodes", type=int, default=2000000, help="the judge's nodes a position")
+    b.add_argument("--drop", type=int, default=150, help="centipawns the move must lose, by both the opponent and the judge")
+    b.add_argument("--window", type=int, default=200, help="the opponent's score before the move must be within this")
     args = p.parse_args()
     commands = {"imbalances": imbalances, "turns": turns, "drift": drift, "moves": moves, "groups": groups}
     commands["positions"] = positions
     commands["clock"] = clock
+    commands["blunders"] = blunders
     commands[args.cmd](args)
 
 
