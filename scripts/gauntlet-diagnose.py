@@ -30,8 +30,9 @@ the mover's score) of one engine against others and report from that engine's si
               from a position it scored within `--window` cp, each confirmed by a judge engine
               (`--judge`, `--judge-nodes`: its best move against the played one), as EPD lines
               `FEN am MOVE; id ...; c0 ...` for `harness epd`: a suite of the decisive errors
-              the engine made against this opponent, on which a candidate that avoids more of
-              them at a game's node count plays those positions better
+              the engine made against this opponent. A count of avoided moves rewards any move
+              that differs, so judge a candidate's moves there (`move-quality.py play` on the
+              suite's FENs) before reading its count as better play
   positions   every position as CSV `fen,result,score` for `harness tune`: the opponent's search
               score where it moved, the result alone where the engine moved; games grouped by
               opening and the openings shuffled, so that tune's held-out last 10 % are whole
