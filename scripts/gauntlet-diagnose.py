@@ -393,7 +393,9 @@ def blunders(args):
                 found += 1
                 board = chess.Board(fen)
                 best = judge.analyse(board, limit)
-                if best.get("pv") and best["pv"][0] == move:
+                # A judge that names no best move cannot confirm the error (nor name its fix).
+                judge_move = (best.get("pv") or [None])[0]
+                if judge_move is None or judge_move == move:
                     continue
                 board.push(move)
                 played = judge.analyse(board, limit)
@@ -405,7 +407,7 @@ def blunders(args):
                 kept += 1
                 epd = board.epd(am=move, id="%s round %s ply %d" % (path.split("/")[-1], header.get("Round", "?"), i))
                 print('%s; c0 "opponent %+d -> %+d, judge best %s %+d, played %+d";' % (
-                    epd.rstrip(";"), -before, -after, board.san(best["pv"][0]), best_cp, played_cp), flush=True)
+                    epd.rstrip(";"), -before, -after, board.san(judge_move), best_cp, played_cp), flush=True)
     judge.quit()
     print("%d candidate moves, %d confirmed by the judge" % (found, kept), file=sys.stderr)
 
