@@ -5,7 +5,7 @@ use super::score::S;
 
 /// Every default weight as `S::new(mg, eg)`, in `Params::name` index order.
 #[rustfmt::skip]
-pub(super) const DEFAULT_WEIGHTS: [S; 640] = [
+pub(super) const DEFAULT_WEIGHTS: [S; 662] = [
     // material
     S::new(  66,   89), S::new( 293,  286), S::new( 294,  317), S::new( 417,  506),
     S::new( 910,  879),
@@ -146,4 +146,19 @@ pub(super) const DEFAULT_WEIGHTS: [S; 640] = [
     S::new( -10,  -42),
     // king.attack_danger
     S::new(   7,   -1), S::new(   6,    0),
+    // pieces.restricted
+    S::new(   0,    0), S::new(   0,    0),
+    // pieces.centre
+    S::new(   0,    0),
+    // threat.overloaded
+    S::new(   0,    0),
+    // pieces.long_diagonal
+    S::new(   0,    0),
+    // pieces.siberia
+    S::new(   0,    0), S::new(   0,    0), S::new(   0,    0), S::new(   0,    0),
+    // passed.safe_path
+    S::new(   0,    0),
+    // pawns.candidate
+    S::new(   0,    0), S::new(   0,    0), S::new(   0,    0), S::new(   0,    0), S::new(   0,    0), S::new(   0,    0),
+    S::new(   0,    0), S::new(   0,    0), S::new(   0,    0), S::new(   0,    0), S::new(   0,    0), S::new(   0,    0),
 ];

@@ -16,6 +16,7 @@
 mod accumulator;
 mod attack_map;
 mod complexity;
+mod control;
 mod danger;
 mod defaults;
 mod display;

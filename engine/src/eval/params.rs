@@ -97,8 +97,26 @@ pub const PAWNLESS_FLANK: usize = ROOK_BEHIND_PASSER + 2;
 /// The danger index of the attack on the enemy king (`danger::index`): its square over 262144
 /// and the index over 512 as coefficients, both zero up to `danger::THRESHOLD`.
 pub const ATTACK_DANGER: usize = PAWNLESS_FLANK + 1;
+/// Squares we attack where the enemy has more attackers and we have no pawn (Ethereal 12's
+/// restricted squares): with a piece on them, then empty.
+pub const RESTRICTED: usize = ATTACK_DANGER + 2;
+/// Central squares (c3-f6) the enemy does not attack and we attack or hold, while enough pieces
+/// are on the board for the centre to matter.
+pub const CENTRE_CONTROL: usize = RESTRICTED + 2;
+/// Our piece (not a pawn or the king) attacked once and defended once: overloaded.
+pub const OVERLOADED: usize = CENTRE_CONTROL + 1;
+/// A bishop on a long diagonal (off the centre) that sees both of its centre squares through
+/// the pawns.
+pub const LONG_DIAGONAL: usize = OVERLOADED + 1;
+/// A knight four or more squares from both kings, by that distance 4..=7.
+pub const SIBERIA: usize = LONG_DIAGONAL + 1;
+/// A passed pawn whose path to promotion holds no enemy piece and no enemy attack.
+pub const SAFE_PATH: usize = SIBERIA + 4;
+/// A pawn that can become passed by advancing and trading (Ethereal 12's candidate passer), by
+/// relative rank 2..7: first when its supporters are fewer than its attackers, then when not.
+pub const CANDIDATE: usize = SAFE_PATH + 1;
 /// Number of weights.
-pub const LEN: usize = ATTACK_DANGER + 2;
+pub const LEN: usize = CANDIDATE + 12;
 
 /// How the weights of a block are labelled after the block name.
 #[derive(Clone, Copy, Debug)]
@@ -375,6 +393,48 @@ pub const BLOCKS: &[Block] = &[
         start: ATTACK_DANGER,
         len: 2,
         labels: Labels::List(&["quadratic", "linear"]),
+    },
+    Block {
+        name: "pieces.restricted",
+        start: RESTRICTED,
+        len: 2,
+        labels: Labels::List(&["piece", "empty"]),
+    },
+    Block {
+        name: "pieces.centre",
+        start: CENTRE_CONTROL,
+        len: 1,
+        labels: Labels::Single,
+    },
+    Block {
+        name: "threat.overloaded",
+        start: OVERLOADED,
+        len: 1,
+        labels: Labels::Single,
+    },
+    Block {
+        name: "pieces.long_diagonal",
+        start: LONG_DIAGONAL,
+        len: 1,
+        labels: Labels::Single,
+    },
+    Block {
+        name: "pieces.siberia",
+        start: SIBERIA,
+        len: 4,
+        labels: Labels::List(&["dist4", "dist5", "dist6", "dist7"]),
+    },
+    Block {
+        name: "passed.safe_path",
+        start: SAFE_PATH,
+        len: 1,
+        labels: Labels::Single,
+    },
+    Block {
+        name: "pawns.candidate",
+        start: CANDIDATE,
+        len: 12,
+        labels: Labels::Grid(&["outnumbered", "supported"], RANKS),
     },
 ];
 

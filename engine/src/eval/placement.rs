@@ -1,6 +1,6 @@
 //! Piece placement terms that read only the board: rooks and queens on the seventh rank,
-//! bishops hemmed in by their own pawns, minor pieces behind a pawn, and the king's distance to
-//! its nearest pawn.
+//! bishops hemmed in by their own pawns, minor pieces behind a pawn, the king's distance to
+//! its nearest pawn, bishops on an open long diagonal and knights far from both kings.
 
 use super::accumulator::Accumulator;
 use super::params::*;
@@ -8,6 +8,10 @@ use super::view::*;
 use crate::types::{Bitboard, Color, PieceType};
 
 const LIGHT: u64 = Bitboard::LIGHT_SQUARES.0;
+/// The a1-h8 and h1-a8 diagonals.
+const LONG_DIAGONALS: u64 = 0x8142_2418_1824_4281;
+/// d4, e4, d5, e5.
+const CENTRE: u64 = 0x0000_0018_1800_0000;
 
 /// `b` moved one rank towards `c`'s promotion rank.
 #[inline(always)]
@@ -64,6 +68,25 @@ pub(super) fn placement<A: Accumulator>(v: &View, c: Color, acc: &mut A) {
     let space = space(v, c);
     if space != 0 {
         acc.add(SPACE, s * space);
+    }
+
+    // A bishop off the centre on a long diagonal that sees both of its centre squares past the
+    // pawns (pieces move, pawns mostly do not).
+    let pawns = own_pawns | their_pawns;
+    for sq in squares(v.pieces(c, PieceType::Bishop) & LONG_DIAGONALS & !CENTRE) {
+        let seen = piece_attacks(PieceType::Bishop, sq, pawns) & CENTRE;
+        if seen & seen.wrapping_sub(1) != 0 {
+            acc.add(LONG_DIAGONAL, s);
+        }
+    }
+
+    // A knight far from both kings does little for attack or defence.
+    let their_king = v.king(them);
+    for sq in squares(v.pieces(c, PieceType::Knight)) {
+        let d = distance(sq, king).min(distance(sq, their_king));
+        if d >= 4 {
+            acc.add(SIBERIA + (d as usize - 4).min(3), s);
+        }
     }
 }
 
@@ -154,5 +177,28 @@ mod tests {
         // The start position is symmetric.
         let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
         assert_eq!(coef(start, SPACE), 0);
+    }
+
+    #[test]
+    fn a_bishop_on_an_open_long_diagonal() {
+        // White's bishop on b2 sees d4 and e5 past the pawns (the knight on c3 does not count);
+        // Black's on g7 is stopped by its own pawn on f6 before e5.
+        let fen = "6k1/6b1/5p2/8/8/2N5/1B6/6K1 w - - 0 1";
+        assert_eq!(coef(fen, LONG_DIAGONAL), 1);
+        // A pawn on d4 closes White's diagonal too.
+        let fen = "6k1/6b1/5p2/8/3P4/2N5/1B6/6K1 w - - 0 1";
+        assert_eq!(coef(fen, LONG_DIAGONAL), 0);
+    }
+
+    #[test]
+    fn knights_far_from_both_kings() {
+        // White's knight on a8 is 6 squares from White's king on g1 and 5 from Black's on f4...
+        // the nearer king counts: 5. Black's knight on h1 is next to White's king: nothing.
+        let fen = "N7/8/8/8/5k2/8/8/6Kn w - - 0 1";
+        assert_eq!(coef(fen, SIBERIA + 1), 1);
+        assert_eq!(
+            coef(fen, SIBERIA) + coef(fen, SIBERIA + 2) + coef(fen, SIBERIA + 3),
+            0
+        );
     }
 }

@@ -7,6 +7,7 @@
 
 use super::accumulator::Accumulator;
 use super::attack_map::Attacks;
+use super::control::control;
 use super::danger;
 use super::params::*;
 use super::placement::placement;
@@ -66,6 +67,7 @@ pub(super) fn activity_and_threats<A: Accumulator>(v: &View, bare_king: bool, ac
         threats::threats(v, c, &att, acc);
         threats::king_danger(v, c, &att, acc);
         threats::outposts(v, c, &att[c.index()], acc);
+        control(v, c, &att, acc);
         placement(v, c, acc);
     }
     acc.add(TEMPO, sign(v.stm));
@@ -147,8 +149,8 @@ fn pieces<A: Accumulator>(v: &View, c: Color, mobility: bool, acc: &mut A) -> At
     map
 }
 
-/// Passed pawns (by rank, with king distances to the stop square), isolated, doubled,
-/// supported, phalanx and backward pawns: the pawn terms that read only pawns and kings.
+/// Passed pawns (by rank, with king distances to the stop square), candidate passers, isolated,
+/// doubled, supported, phalanx and backward pawns: the pawn terms that read only pawns and kings.
 #[inline(always)]
 fn pawn_structure<A: Accumulator>(v: &View, c: Color, acc: &mut A) {
     let s = sign(c);
@@ -165,15 +167,17 @@ fn pawn_structure<A: Accumulator>(v: &View, c: Color, acc: &mut A) {
         let file = file_mask(f);
         let adjacent = adjacent_files(f);
         let stop = stop_square(c, sq);
+        // Clamped so that even a pawn on a back rank (illegal, but not our job) cannot panic.
+        let rank = relative_rank(c, sq).clamp(1, 6);
         if passed & (1u64 << sq) != 0 {
-            // Clamped so that even a pawn on a back rank (illegal, but not our job) cannot panic.
-            let rank = relative_rank(c, sq).clamp(1, 6);
             acc.add(PASSED + rank - 1, s);
             let (own_d, their_d) = (distance(own_king, stop), distance(their_king, stop));
             acc.add(PASSED_OWN_KING, s * own_d);
             acc.add(PASSED_ENEMY_KING, s * their_d);
             acc.add(PASSED_KING + rank - 1, s * own_d);
             acc.add(PASSED_KING + 6 + rank - 1, s * their_d);
+        } else if let Some(supported) = candidate(c, sq, own, theirs) {
+            acc.add(CANDIDATE + 6 * supported as usize + rank - 1, s);
         }
         if own & adjacent == 0 {
             acc.add(ISOLATED, s);
@@ -195,8 +199,27 @@ fn pawn_structure<A: Accumulator>(v: &View, c: Color, acc: &mut A) {
     }
 }
 
-/// The passed-pawn terms that read the pieces: rooks behind the pawn, and whether its stop
-/// square is blocked or free of enemy attacks. `enemy` is the opponent's attack map.
+/// Whether `c`'s pawn on `sq`, not passed, is a candidate passer (Ethereal 12's test): every
+/// enemy pawn in its way either attacks it or the square in front of it, and its supporters at
+/// that square are at least as many as the attackers there; then `Some(supporters of the pawn
+/// itself >= its attackers)`.
+#[inline(always)]
+fn candidate(c: Color, sq: usize, own: u64, theirs: u64) -> Option<bool> {
+    let f = sq % 8;
+    let stoppers = theirs & ranks_ahead(c, sq) & (file_mask(f) | adjacent_files(f));
+    let at = 1u64 << sq;
+    let front = 1u64 << stop_square(c, sq);
+    let threats = theirs & pawn_attacks(c, at);
+    let support = own & pawn_attacks(!c, at);
+    let push_threats = theirs & pawn_attacks(c, front);
+    let push_support = own & pawn_attacks(!c, front);
+    let leftovers = stoppers ^ threats ^ push_threats;
+    (leftovers == 0 && push_support.count_ones() >= push_threats.count_ones())
+        .then(|| support.count_ones() >= threats.count_ones())
+}
+
+/// The passed-pawn terms that read the pieces: rooks behind the pawn, whether its stop square
+/// is blocked or free of enemy attacks, and whether its whole path is. `enemy` is the opponent's attack map.
 #[inline(always)]
 fn passers_and_pieces<A: Accumulator>(v: &View, c: Color, enemy: &Attacks, acc: &mut A) {
     let s = sign(c);
@@ -219,6 +242,9 @@ fn passers_and_pieces<A: Accumulator>(v: &View, c: Color, enemy: &Attacks, acc: 
             acc.add(PASSED_BLOCKED + rank - 1, s);
         } else if enemy.all & stop_bb == 0 {
             acc.add(PASSED_FREE + rank - 1, s);
+        }
+        if ahead & file & (v.by_color[(!c).index()] | enemy.all) == 0 {
+            acc.add(SAFE_PATH, s);
         }
     }
 }
@@ -315,5 +341,39 @@ mod tests {
         let theirs = "4k3/8/8/3P4/8/8/3r4/3RK3 w - - 0 1";
         assert_eq!(coef(theirs, ROOK_BEHIND_PASSER), 0);
         assert_eq!(coef(theirs, ROOK_BEHIND_PASSER + 1), 1);
+    }
+
+    #[test]
+    fn candidate_passers() {
+        // White's c4 pawn has one stopper, b5, which attacks it; b4 supports c5 against no
+        // attacker there: a candidate, outnumbered on its own square (attacked by b5, defended by
+        // nothing). b4 is stopped by b5 head on, and Black's b5 by b4: neither is a candidate.
+        let fen = "4k3/8/8/1p6/1PP5/8/8/4K3 w - - 0 1";
+        assert_eq!(
+            coef(fen, CANDIDATE + 2),
+            1,
+            "c4: outnumbered candidate on rank 4"
+        );
+        assert_eq!(coef(fen, CANDIDATE + 6 + 2), 0);
+        // With a pawn on d3 defending c4 it is a supported candidate.
+        let fen = "4k3/8/8/1p6/1PP5/3P4/8/4K3 w - - 0 1";
+        assert_eq!(
+            coef(fen, CANDIDATE + 6 + 2),
+            1,
+            "c4: supported candidate on rank 4"
+        );
+        // A black pawn on c7 stands in c4's way attacking neither c4 nor c5: not a candidate.
+        let fen = "4k3/2p5/8/1p6/1PP5/8/8/4K3 w - - 0 1";
+        assert_eq!(coef(fen, CANDIDATE + 2), 0);
+    }
+
+    #[test]
+    fn a_passed_pawns_safe_path() {
+        // White's d5 pawn: d6, d7, d8 are empty and unattacked. Black's king on a8 is too far.
+        let fen = "k7/8/8/3P4/8/8/8/4K3 w - - 0 1";
+        assert_eq!(coef(fen, SAFE_PATH), 1);
+        // Black's king on e8 attacks d7 and d8.
+        let fen = "4k3/8/8/3P4/8/8/8/4K3 w - - 0 1";
+        assert_eq!(coef(fen, SAFE_PATH), 0);
     }
 }
