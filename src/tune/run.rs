@@ -408,8 +408,8 @@ fn report_start(train: &Store, valid: &Store, st: &Checkpoint) -> Result<(), Tun
 }
 
 /// Training positions per tuned number below which a run is warned that it fits noise. The
-/// README's recipe tunes all 1,280 numbers (640 weights, middle and end game) on 900,000
-/// positions (about 700 a number) and gains; the 10,000 shipped positions give 7 a number, and
+/// README's recipe tunes all 1,324 numbers (662 weights, middle and end game) on 900,000
+/// positions (about 680 a number) and gains; the 10,000 shipped positions give 7 a number, and
 /// their weights lost hundreds of Elo (docs/results-tune.md, "positions per weight").
 pub const MIN_POSITIONS_PER_NUMBER: usize = 100;
 

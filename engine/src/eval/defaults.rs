@@ -147,18 +147,18 @@ pub(super) const DEFAULT_WEIGHTS: [S; 662] = [
     // king.attack_danger
     S::new(   7,   -1), S::new(   6,    0),
     // pieces.restricted
-    S::new(   0,    0), S::new(   0,    0),
+    S::new(  -3,   -9), S::new(  -1,   -2),
     // pieces.centre
-    S::new(   0,    0),
+    S::new(   0,    6),
     // threat.overloaded
-    S::new(   0,    0),
+    S::new(   2,   -6),
     // pieces.long_diagonal
-    S::new(   0,    0),
+    S::new(  -3,    7),
     // pieces.siberia
-    S::new(   0,    0), S::new(   0,    0), S::new(   0,    0), S::new(   0,    0),
+    S::new(  -1,    1), S::new(  -2,   -5), S::new(   3,   -4), S::new( -25,  -20),
     // passed.safe_path
-    S::new(   0,    0),
-    // pawns.candidate
-    S::new(   0,    0), S::new(   0,    0), S::new(   0,    0), S::new(   0,    0), S::new(   0,    0), S::new(   0,    0),
-    S::new(   0,    0), S::new(   0,    0), S::new(   0,    0), S::new(   0,    0), S::new(   0,    0), S::new(   0,    0),
+    S::new( -27,   12),
+    // pawns.candidate (row by row)
+    S::new(  -9,  -22), S::new(   8,  -15), S::new(  -7,   15), S::new( -11,   22), S::new(  17,   23), S::new(   0,    0),
+    S::new( -15,   -4), S::new(  -5,    8), S::new(  -3,   15), S::new(  22,   21), S::new(  20,   15), S::new(   0,    0),
 ];
