@@ -33,6 +33,12 @@ the mover's score) of one engine against others and report from that engine's si
               the engine made against this opponent. A count of avoided moves rewards any move
               that differs, so judge a candidate's moves there (`move-quality.py play` on the
               suite's FENs) before reading its count as better play
+  warm        a sample of the engine's moves searched again from a fresh table for the time they
+              took in the game (`--engine-cmd`): how many plies deeper the game's table, warm
+              from the moves before, let it search
+  losses      in the games the engine lost, the ply from which the opponent's own score stayed
+              at `--lost` cp or more, and the non-pawn material left then: whether the games
+              are lost in the middle game or the end game
   positions   every position as CSV `fen,result,score` for `harness tune`: the opponent's search
               score where it moved, the result alone where the engine moved; games grouped by
               opening and the openings shuffled, so that tune's held-out last 10 % are whole
@@ -88,10 +94,16 @@ def comment_seconds(text):
     return float(m.group(1)) if m else None
 
 
+def comment_depth(text):
+    """The search depth of a `{+0.35/18 ...}` comment, or None."""
+    m = re.search(r"/(\d+)", text)
+    return int(m.group(1)) if m else None
+
+
 def games(paths, engine):
     """Each finished game as (start FEN, engine plays White, engine's result, plies, PGN tags), a
     ply being [FEN before the move, engine moved, mover's score or None, the move, seconds or
-    None]."""
+    None, depth or None]."""
     for path in paths:
         opener = gzip.open if path.endswith(".gz") else open
         with opener(path, "rt") as f:
@@ -110,6 +122,8 @@ def games(paths, engine):
                         plies[-1][2] = comment_score(tok)
                     if plies and plies[-1][4] is None:
                         plies[-1][4] = comment_seconds(tok)
+                    if plies and plies[-1][5] is None:
+                        plies[-1][5] = comment_depth(tok)
                     continue
                 tok = re.sub(r"^\d+\.+", "", tok)
                 if not tok or tok in RESULTS or tok == "*":
@@ -119,7 +133,7 @@ def games(paths, engine):
                     move = board.push_san(tok)
                 except ValueError:
                     break
-                plies.append([fen, mine, None, move, None])
+                plies.append([fen, mine, None, move, None, None])
             yield header.get("FEN", chess.STARTING_FEN), white, result if white else 1 - result, plies, header
 
 
@@ -272,7 +286,7 @@ def moves(args):
     played = {True: collections.Counter(), False: collections.Counter()}
     cost = collections.defaultdict(list)  # kind -> the opponent's score change over the engine's move
     for _, _, _, plies, _ in games(args.pgn, args.engine):
-        for i, (fen, mine, _, move, _) in enumerate(plies[: args.plies]):
+        for i, (fen, mine, _, move, *_) in enumerate(plies[: args.plies]):
             kind = move_kind(chess.Board(fen), move)
             played[mine][kind] += 1
             if mine and i >= 1 and i + 1 < len(plies):
@@ -384,7 +398,7 @@ def blunders(args):
     for path in args.pgn:
         for _, _, _, plies, header in games([path], args.engine):
             for i in range(1, len(plies) - 1):
-                fen, mine, _, move, _ = plies[i]
+                fen, mine, _, move, *_ = plies[i]
                 before, after = plies[i - 1][2], plies[i + 1][2]
                 if not mine or plies[i - 1][1] or plies[i + 1][1] or before is None or after is None:
                     continue
@@ -412,6 +426,60 @@ def blunders(args):
     print("%d candidate moves, %d confirmed by the judge" % (found, kept), file=sys.stderr)
 
 
+def warm(args):
+    """Each sampled move searched again from a fresh table (`ucinewgame`, Hash 16) for the seconds
+    it took in the game: the depth the game's warm table bought."""
+    sample = []
+    for _, _, _, plies, _ in games(args.pgn, args.engine):
+        sample += [(fen, secs, depth) for i, (fen, mine, _, _, secs, depth) in enumerate(plies)
+                   if mine and args.first <= i <= args.last and secs and depth]
+    random.Random(args.seed).shuffle(sample)
+    proc = chess.engine.SimpleEngine.popen_uci(args.engine_cmd)
+    proc.configure({"Hash": 16, "Threads": 1})
+    gains = []
+    for fen, secs, depth in sample[: args.positions]:
+        info = proc.analyse(chess.Board(fen), chess.engine.Limit(time=secs), game=object())
+        if "depth" in info:
+            gains.append(depth - info["depth"])
+    proc.quit()
+    if not gains:
+        sys.exit("gauntlet-diagnose: no move with a depth and a time in the comments")
+    gains.sort()
+    print("%s: %d moves, in-game depth minus a fresh search's at the same time: mean %+.2f, median %+d"
+          % (args.engine, len(gains), sum(gains) / len(gains), gains[len(gains) // 2]))
+
+
+def losses(args):
+    """In each game the engine lost, the ply from which the opponent's own score stayed at
+    `--lost` cp or more to the end, and the non-pawn material (N, B 3, R 5, Q 9) left then."""
+    phases = collections.Counter()
+    turns_at = []
+    lost = played = 0
+    values = {chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
+    for _, _, score, plies, _ in games(args.pgn, args.engine):
+        played += 1
+        if score != 0.0:
+            continue
+        lost += 1
+        theirs = [(i, fen, cp) for i, (fen, mine, cp, *_) in enumerate(plies) if not mine and cp is not None]
+        k = len(theirs)
+        while k > 0 and theirs[k - 1][2] >= args.lost:
+            k -= 1
+        if k == len(theirs):
+            continue
+        i, fen, _ = theirs[k]
+        board = chess.Board(fen)
+        material = sum(v * len(board.pieces(p, c)) for p, v in values.items() for c in chess.COLORS)
+        phases["middle game (40+)" if material >= 40 else "20-39" if material >= 20 else "end game (<20)"] += 1
+        turns_at.append(i)
+    turns_at.sort()
+    print("%d games, %d lost, %d with a lasting turn" % (played, lost, len(turns_at)))
+    for phase in ("middle game (40+)", "20-39", "end game (<20)"):
+        print("  non-pawn material %-18s %3d" % (phase, phases[phase]))
+    if turns_at:
+        print("  plies after the book at the turn: median %d" % turns_at[len(turns_at) // 2])
+
+
 def positions(args):
     by_opening = collections.defaultdict(list)
     for start, white, score, plies, _ in games(args.pgn, args.engine):
@@ -435,7 +503,7 @@ def positions(args):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
-    for name in ("imbalances", "turns", "drift", "moves", "clock", "groups", "positions", "blunders"):
+    for name in ("imbalances", "turns", "drift", "moves", "clock", "groups", "positions", "blunders", "warm", "losses"):
         s = sub.add_parser(name)
         s.add_argument("pgn", nargs="+")
         s.add_argument("--engine", dest="engine", default="sable", help="the engine's name in the PGNs")
@@ -463,11 +531,20 @@ def main():
     b.add_argument("--judge-nodes", type=int, default=2000000, help="the judge's nodes a position")
     b.add_argument("--drop", type=int, default=150, help="centipawns the move must lose, by both the opponent and the judge")
     b.add_argument("--window", type=int, default=200, help="the opponent's score before the move must be within this")
+    w = sub.choices["warm"]
+    w.add_argument("--engine-cmd", required=True, help="the engine's binary")
+    w.add_argument("--positions", type=int, default=250)
+    w.add_argument("--first", type=int, default=16, help="first ply after the book to sample")
+    w.add_argument("--last", type=int, default=90, help="last ply after the book to sample")
+    w.add_argument("--seed", type=int, default=7)
+    sub.choices["losses"].add_argument("--lost", type=int, default=150, help="the opponent's lasting score, cp")
     args = p.parse_args()
     commands = {"imbalances": imbalances, "turns": turns, "drift": drift, "moves": moves, "groups": groups}
     commands["positions"] = positions
     commands["clock"] = clock
     commands["blunders"] = blunders
+    commands["warm"] = warm
+    commands["losses"] = losses
     commands[args.cmd](args)
 
 
