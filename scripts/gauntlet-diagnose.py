@@ -245,7 +245,7 @@ def clock(args):
         tc = re.fullmatch(r"([\d.]+)\+([\d.]+)", header.get("TimeControl", ""))
         used = {True: 0.0, False: 0.0}
         moves = {True: 0, False: 0}
-        for i, (_, mine, _, _, secs) in enumerate(plies):
+        for i, (_, mine, _, _, secs, _) in enumerate(plies):
             if secs is None:
                 continue
             spent[mine][i // 2].append(secs)
