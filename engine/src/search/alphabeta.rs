@@ -1,11 +1,12 @@
 //! The negamax PVS alpha-beta below iterative deepening (`iterative.rs`), with check
-//! extension, singular extension with multi-cut, null-move pruning, reverse futility, futility
-//! pruning and LMR.
+//! extension, singular extension with multi-cut, razoring, null-move pruning, reverse futility,
+//! futility pruning (of quiet moves and captures) and LMR (one ply more at expected cut nodes).
 
 use super::history::{piece_to, NO_CONTEXT};
 use super::movepick::{is_tactical, MovePicker};
+use super::node_kind::NodeKind;
 use super::score::{is_decisive, DRAW, INFINITY, MATE, MAX_PLY, TB_BOUND};
-use super::see::see;
+use super::see::{captured_kind, see, value};
 use super::singular::{singular_candidate, Singular};
 use super::tb::TbProbe;
 use super::tt::{Bound, TtHit};
@@ -16,7 +17,8 @@ use crate::types::{Color, Move, MoveList, PieceType};
 
 impl Searcher {
     /// Negamax alpha-beta with principal variation search. `ply` counts from the root; mate
-    /// scores are `MATE - ply` so faster mates score higher. `null_ok` allows a null move here.
+    /// scores are `MATE - ply` so faster mates score higher. `kind` says whether a null move
+    /// is allowed here and whether this is an expected cut node.
     pub(super) fn negamax(
         &mut self,
         board: &mut Board,
@@ -24,7 +26,7 @@ impl Searcher {
         ply: usize,
         mut alpha: i32,
         mut beta: i32,
-        null_ok: bool,
+        kind: NodeKind,
     ) -> i32 {
         self.pv_len[ply] = ply;
         let in_check = board.in_check();
@@ -116,11 +118,12 @@ impl Searcher {
             eval,
             improving,
             in_check,
+            cut: kind.cut && !pv_node,
             tb_floor,
             tb_ceiling,
         };
         if !pv_node && !in_check {
-            if let Some(score) = self.prune_node(board, node, beta, null_ok) {
+            if let Some(score) = self.prune_node(board, node, beta, kind.null_ok) {
                 return score;
             }
         }
@@ -132,7 +135,7 @@ impl Searcher {
         self.search_moves(board, node, alpha, beta, hit)
     }
 
-    /// Node-level pruning before any move: reverse futility and null move. `Some(score)` to
+    /// Node-level pruning before any move: razoring, reverse futility and null move. `Some(score)` to
     /// return at once.
     fn prune_node(
         &mut self,
@@ -151,6 +154,11 @@ impl Searcher {
         if is_decisive(beta) {
             return None;
         }
+        // Razoring (Ethereal 12's): one ply from the leaves and far below alpha, only a
+        // capture can bring the score back, and the quiescence search tries every one.
+        if depth <= 1 && eval + 325 < beta - 1 {
+            return Some(self.qsearch(board, ply, beta - 1, beta));
+        }
         // Reverse futility: far above beta near the leaves, the opponent will not catch up.
         if depth <= params::rfp_depth()
             && eval - params::rfp_margin() * (depth - improving as i32) >= beta
@@ -168,7 +176,14 @@ impl Searcher {
             self.quiet[ply] = false;
             self.moves[ply] = Move::NULL;
             self.moved[ply] = NO_CONTEXT;
-            let score = -self.negamax(board, depth - 1 - r, ply + 1, -beta, -beta + 1, false);
+            let score = -self.negamax(
+                board,
+                depth - 1 - r,
+                ply + 1,
+                -beta,
+                -beta + 1,
+                NodeKind::after_null(!node.cut),
+            );
             board.unmake_null();
             if self.stopped {
                 return Some(0);
@@ -178,7 +193,14 @@ impl Searcher {
                 if depth < params::nmp_verify_depth() {
                     return Some(score);
                 }
-                let v = self.negamax(board, depth - r, ply, beta - 1, beta, false);
+                let v = self.negamax(
+                    board,
+                    depth - r,
+                    ply,
+                    beta - 1,
+                    beta,
+                    NodeKind::after_null(false),
+                );
                 if v >= beta {
                     return Some(score);
                 }
@@ -191,14 +213,14 @@ impl Searcher {
     fn search_moves(
         &mut self,
         board: &mut Board,
-        node: Node,
+        mut node: Node,
         mut alpha: i32,
         beta: i32,
         hit: Option<TtHit>,
     ) -> i32 {
         let tt_move = hit.map_or(Move::NULL, |h| h.mv);
         let Node {
-            depth,
+            mut depth,
             ply,
             raw_eval,
             eval,
@@ -258,6 +280,9 @@ impl Searcher {
                 if quiet && self.poor_reply(node, contexts, key) {
                     continue;
                 }
+                if !quiet && !pv_node && self.futile_capture(board, node, mv, alpha) {
+                    continue;
+                }
                 if !picker.last_had_good_see() && self.losing_exchange(board, mv, depth, quiet) {
                     continue;
                 }
@@ -281,7 +306,14 @@ impl Searcher {
             let new_depth = depth - 1 + extension;
             let mut score;
             if searched == 1 {
-                score = -self.negamax(board, new_depth, ply + 1, -beta, -alpha, true);
+                score = -self.negamax(
+                    board,
+                    new_depth,
+                    ply + 1,
+                    -beta,
+                    -alpha,
+                    NodeKind::after_move(!node.cut),
+                );
             } else {
                 let mut r = 0;
                 let late = depth >= 3 && searched > 1 + pv_node as usize;
@@ -290,6 +322,7 @@ impl Searcher {
                     r += !node.improving as i32;
                     r -= pv_node as i32;
                     r -= (in_check || gives_check) as i32;
+                    r += node.cut as i32;
                     r -= (killers.contains(&mv) || mv == counter) as i32;
                     r -= self.history_reduction(us, ply, mv, contexts, key);
                     r = r.clamp(0, new_depth - 1);
@@ -298,12 +331,26 @@ impl Searcher {
                     // searched in full where it matters (PV nodes, checks), reduced elsewhere.
                     r = (lmr::reduction(depth, searched) - 1).clamp(0, new_depth - 1);
                 }
-                score = -self.negamax(board, new_depth - r, ply + 1, -alpha - 1, -alpha, true);
+                score = -self.negamax(
+                    board,
+                    new_depth - r,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    NodeKind::after_move(true),
+                );
                 if score > alpha && r > 0 {
-                    score = -self.negamax(board, new_depth, ply + 1, -alpha - 1, -alpha, true);
+                    score = -self.negamax(
+                        board,
+                        new_depth,
+                        ply + 1,
+                        -alpha - 1,
+                        -alpha,
+                        NodeKind::after_move(!node.cut),
+                    );
                 }
                 if score > alpha && score < beta {
-                    score = -self.negamax(board, new_depth, ply + 1, -beta, -alpha, true);
+                    score = -self.negamax(board, new_depth, ply + 1, -beta, -alpha, NodeKind::PV);
                 }
             }
             board.unmake();
@@ -328,6 +375,12 @@ impl Searcher {
                             self.counters.set(prev, mv);
                         }
                         break;
+                    }
+                    // A move raised alpha at a shallow PV node: the later moves must beat a
+                    // real score, and a ply less is enough to show they do not (Stockfish's).
+                    if depth > 1 && depth < 6 && !is_decisive(alpha) && !is_decisive(beta) {
+                        depth -= 1;
+                        node.depth = depth;
                     }
                 }
             }
@@ -396,6 +449,17 @@ impl Searcher {
         let i = node.improving as usize;
         let [counter, follow_up] = self.history.continuation_each(contexts, key);
         node.depth <= DEPTH[i] && (counter < COUNTER_LIMIT[i] || follow_up < FOLLOW_UP_LIMIT[i])
+    }
+
+    /// Futility pruning of a capture: near the leaves, where even winning the captured piece
+    /// leaves the static eval a futility margin below alpha (Stockfish's).
+    fn futile_capture(&self, board: &Board, node: Node, mv: Move, alpha: i32) -> bool {
+        if node.depth > params::futility_depth() || mv.is_promotion() || is_decisive(alpha) {
+            return false;
+        }
+        let gain = captured_kind(board, mv).map_or(0, value);
+        node.static_eval + params::futility_base() + params::futility_margin() * node.depth + gain
+            <= alpha
     }
 
     /// SEE pruning: near the leaves, a move that loses material by force (more than the depth
@@ -470,6 +534,8 @@ struct Node {
     eval: i32,
     improving: bool,
     in_check: bool,
+    /// An expected cut node (never a PV node).
+    cut: bool,
     /// A tablebase win this PV node cannot score below (`-INFINITY` when none).
     tb_floor: i32,
     /// A tablebase loss or draw this PV node cannot score above (`INFINITY` when none).

@@ -3,6 +3,7 @@
 //! that iteration already proved.
 
 use super::alphabeta::root_slot;
+use super::node_kind::NodeKind;
 use super::score::{is_decisive, Score, INFINITY};
 use super::time::TimeManager;
 use super::{params, Limits, Reporter, SearchResult, Searcher};
@@ -120,7 +121,7 @@ impl Searcher {
         };
         let mut search_depth = depth;
         loop {
-            let score = self.negamax(board, search_depth.max(1), 0, alpha, beta, true);
+            let score = self.negamax(board, search_depth.max(1), 0, alpha, beta, NodeKind::PV);
             if self.stopped {
                 return score;
             }

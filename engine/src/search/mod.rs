@@ -13,6 +13,7 @@ mod lessons;
 pub mod limits;
 mod lmr;
 pub mod movepick;
+mod node_kind;
 pub mod params;
 mod qsearch;
 pub mod score;

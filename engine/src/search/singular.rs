@@ -4,6 +4,7 @@
 
 use super::history::piece_to;
 use super::movepick::{is_tactical, MovePicker};
+use super::node_kind::NodeKind;
 use super::score::{is_decisive, INFINITY, MATE, MAX_PLY};
 use super::tt::{Bound, TtHit};
 use super::{params, Searcher};
@@ -50,7 +51,14 @@ impl Searcher {
             self.moves[ply] = mv;
             self.moved[ply] = key;
             self.quiet[ply] = quiet;
-            score = -self.negamax(board, depth, ply + 1, -s_beta - 1, -s_beta, true);
+            score = -self.negamax(
+                board,
+                depth,
+                ply + 1,
+                -s_beta - 1,
+                -s_beta,
+                NodeKind::after_move(true),
+            );
             board.unmake();
             if self.stopped || score > s_beta {
                 break;
